@@ -1,0 +1,1 @@
+"""Benchmarks: strength and speed measured, never asserted by a timed test."""

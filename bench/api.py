@@ -1,0 +1,491 @@
+"""HTTP action round trip under gunicorn (issue 5's benchmark; issue 11, rows 3 and 8).
+
+  python -m bench.api [--quick] [--workers N] [--duration S]
+
+Starts the service exactly as ``tablestream serve --no-worker`` does (gunicorn, gthread,
+the service's own settings) on REDIS_URL under a key prefix of its own, with one
+bench-only addition: the app factory is wrapped to add ``GET /v1/bench/ping``, a
+trivial JSON endpoint that passes through the same app, hooks (rate limiting, metrics)
+and server. The rate limits are raised so that they never answer 429.
+
+Sixteen clients (threads with raw keep-alive HTTP/1.1 connections, so that the client
+costs little CPU) each play their own game of ``fortress-royals``: every request is a
+``POST /v1/games/{id}/actions`` with the seat's token, an ``Idempotency-Key`` and the
+expected version. The actions are known in advance: the games are created with a chosen
+seed and the same game was first played out in memory with that seed (the rng of a
+command derives from the seed and the version alone), so the clients never read a
+game between actions. Measured, in one run:
+
+  * the peak: actions/s and p50/p99 with the 16 clients in a closed loop, against the
+    trivial endpoint driven the same way (target ratio >= 0.4);
+  * the p99 of actions at half that peak rate, each client paced (target <= 25 ms),
+    against the trivial endpoint at the same rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from bench.common import HEADER, Row, absolute, bench_redis_url, figure, higher_is_better, percentile
+
+KIND = "fortress-royals"
+CLIENTS = 16
+SCRIPT_SEEDS = 4
+RATIO_TARGET = 0.4
+P99_TARGET_MS = 25.0
+PING = "/v1/bench/ping"
+
+
+# -- the server ---------------------------------------------------------------------
+
+
+def serve() -> int:
+    """``tablestream serve --no-worker`` with the bench's trivial endpoint added."""
+    from flask import Response
+
+    import service.app as app_module
+    from service.cli import main
+
+    real = app_module.create_app
+
+    def create_app(config: Any = None, platform: Any = None) -> Any:
+        app = real(config, platform)
+
+        @app.get(PING)
+        def ping() -> Response:
+            return Response(json.dumps({"ok": True}), mimetype="application/json")
+
+        return app
+
+    app_module.create_app = create_app
+    return main(["serve", "--no-worker"])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """The API under gunicorn in a child process."""
+
+    def __init__(self, url: str, prefix: str, workers: int) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.workers = workers
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (the server's output, closed in __exit__)
+
+    def __enter__(self) -> Server:
+        env = {
+            **os.environ,
+            "REDIS_URL": self.url,
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "TABLESTREAM_PREFIX": self.prefix,
+            "TABLESTREAM_API_WORKERS": str(self.workers),
+            "TABLESTREAM_RATE_PER_TOKEN": str(10**9),
+            "TABLESTREAM_RATE_PER_ADDRESS": str(10**9),
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.api", "--serve"], env=env, stdout=self.log, stderr=self.log
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                conn = Connection(self.port)
+                status, _ = conn.request(b"GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n")
+                conn.close()
+                if status == 200:
+                    # Every worker has to be up: a few more probes land on the others.
+                    time.sleep(0.5)
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.log.seek(0)
+        output = self.log.read().decode(errors="replace")[-2000:]
+        self.__exit__()
+        raise RuntimeError("the API did not start:\n" + output)
+
+    def __exit__(self, *_: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+# -- a small keep-alive HTTP client -------------------------------------------------------
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection that sends prepared requests."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock, self.buffer = sock, b""
+        return sock
+
+    def request(self, data: bytes) -> tuple[int, bytes]:
+        for attempt in range(2):
+            sock = self.sock or self._connect()
+            try:
+                sock.sendall(data)
+                return self._response()
+            except (ConnectionError, OSError, EOFError):
+                # The server closed an idle connection: reconnect once and resend (an
+                # action carries an idempotency key, so a resend appends nothing twice).
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _read_more(self) -> None:
+        assert self.sock is not None
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise EOFError("connection closed")
+        self.buffer += chunk
+
+    def _response(self) -> tuple[int, bytes]:
+        while b"\r\n\r\n" not in self.buffer:
+            self._read_more()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        lines = head.split(b"\r\n")
+        status = int(lines[0].split(b" ", 2)[1])
+        length = 0
+        close = False
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            lowered = name.strip().lower()
+            if lowered == b"content-length":
+                length = int(value)
+            elif lowered == b"connection" and value.strip().lower() == b"close":
+                close = True
+        while len(self.buffer) < length:
+            self._read_more()
+        payload, self.buffer = self.buffer[:length], self.buffer[length:]
+        if close:
+            self.close()
+        return status, payload
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        self.sock, self.buffer = None, b""
+
+
+def ping_request() -> bytes:
+    return f"GET {PING} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-ping\r\n\r\n".encode()
+
+
+# -- scripted games -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Script:
+    """A game played out in memory: the actions ``(seat, action, expected version)``."""
+
+    seed: str
+    players: int
+    steps: tuple[tuple[int, dict[str, Any], int], ...]
+
+
+def make_scripts(client: redis.Redis, prefix: str, count: int = SCRIPT_SEEDS, kind: str = KIND) -> list[Script]:
+    from events.memory import MemoryEventStore
+    from projections.snapshots import MemorySnapshots
+    from projections.tables import Tables
+    from service.handler import Handler, Vault
+
+    scripts = []
+    for index in range(count):
+        store = MemoryEventStore()
+        handler = Handler(store, Tables(store, MemorySnapshots()), Vault(client, prefix=f"{prefix}:script"))
+        seed = f"bench-api-{index}"
+        rng = random.Random(seed)
+        table = handler.create_game(kind, [{"name": "a"}, {"name": "b"}], seed=seed).table
+        steps = []
+        while table.status == "active":
+            seat = min(table.to_act())
+            action = rng.choice(table.game.legal_actions(table.state, seat))
+            steps.append((seat, action, table.version))
+            table = handler.act(table.game_id, seat, action, table.version).table
+        scripts.append(Script(seed, 2, tuple(steps)))
+    return scripts
+
+
+@dataclass
+class Game:
+    """A game on the server that a client plays through its script."""
+
+    game_id: str
+    tokens: dict[int, str]
+    script: Script
+    step: int = 0
+
+    def done(self) -> bool:
+        return self.step >= len(self.script.steps)
+
+    def request(self) -> bytes:
+        seat, action, expected = self.script.steps[self.step]
+        body = json.dumps({"action": action, "expected_version": expected}).encode()
+        return (
+            f"POST /v1/games/{self.game_id}/actions HTTP/1.1\r\nHost: bench\r\n"
+            f"Authorization: Bearer {self.tokens[seat]}\r\nContent-Type: application/json\r\n"
+            f"Idempotency-Key: {self.game_id}-{self.step}\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+
+
+def create_games(client: redis.Redis, prefix: str, scripts: Sequence[Script], count: int) -> list[Game]:
+    """Create games on the server's Redis and prefix, through the command handler."""
+    from events.redis_store import RedisEventStore
+    from projections.snapshots import RedisSnapshots
+    from projections.tables import Tables
+    from service.handler import Handler, Vault
+
+    store = RedisEventStore(client, prefix=prefix)
+    handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=prefix)), Vault(client, prefix=prefix))
+    games = []
+    for index in range(count):
+        script = scripts[index % len(scripts)]
+        created = handler.create_game(KIND, [{"name": "a"}, {"name": "b"}], seed=script.seed)
+        games.append(Game(created.table.game_id, created.tokens, script))
+    return games
+
+
+# -- load -----------------------------------------------------------------------------
+
+
+@dataclass
+class Load:
+    """What a run of clients measured."""
+
+    seconds: float
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: int = 0
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies_ms) / self.seconds if self.seconds else 0.0
+
+    def p(self, q: float) -> float:
+        return percentile(self.latencies_ms, q)
+
+
+Source = Callable[[], bytes | None]
+
+
+def drive(port: int, sources: Sequence[Source], duration: float, per_client_rate: float | None = None,
+          accept: Callable[[int, int], bool] | None = None) -> Load:
+    """Run one thread per source for ``duration`` seconds: closed loop, or paced at
+    ``per_client_rate`` requests per second each. ``accept(client, status)`` says whether
+    a response counts as a success (and advances the source)."""
+    results: list[list[float]] = [[] for _ in sources]
+    errors = [0] * len(sources)
+    start_gate = threading.Barrier(len(sources) + 1)
+    stop_at = [0.0]
+
+    def client(index: int) -> None:
+        conn = Connection(port)
+        source = sources[index]
+        start_gate.wait()
+        started = time.perf_counter()
+        sent = 0
+        # Spread paced clients over the interval so that they do not arrive together.
+        interval = 1.0 / per_client_rate if per_client_rate else 0.0
+        offset = interval * index / len(sources)
+        while True:
+            if interval:
+                due = started + offset + sent * interval
+                now = time.perf_counter()
+                if due > now:
+                    time.sleep(due - now)
+            if time.perf_counter() >= stop_at[0]:
+                break
+            data = source()
+            if data is None:
+                break
+            before = time.perf_counter()
+            status, _ = conn.request(data)
+            elapsed = (time.perf_counter() - before) * 1000
+            sent += 1
+            if accept is None or accept(index, status):
+                results[index].append(elapsed)
+            else:
+                errors[index] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(len(sources))]
+    for thread in threads:
+        thread.start()
+    stop_at[0] = time.perf_counter() + duration
+    began = time.perf_counter()
+    start_gate.wait()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - began
+    return Load(seconds, [ms for r in results for ms in r], sum(errors))
+
+
+def ping_sources(clients: int) -> list[Source]:
+    request = ping_request()
+    return [lambda: request for _ in range(clients)]
+
+
+class GameClients:
+    """Per client, a queue of games played one step per request in turn (round robin)."""
+
+    def __init__(self, games: Sequence[Game], clients: int) -> None:
+        self.queues = [list(games[i::clients]) for i in range(clients)]
+        self.cursor = [0] * clients
+        self.current: list[Game | None] = [None] * clients
+        self.failed = 0
+
+    def source(self, index: int) -> Source:
+        def next_request() -> bytes | None:
+            queue = self.queues[index]
+            while queue:
+                game = queue[self.cursor[index] % len(queue)]
+                if game.done():
+                    queue.remove(game)
+                    continue
+                self.current[index] = game
+                return game.request()
+            return None
+
+        return next_request
+
+    def accept(self, index: int, status: int) -> bool:
+        game = self.current[index]
+        assert game is not None
+        game.step += 1
+        self.cursor[index] += 1
+        if status != 200:
+            # A refused scripted action means the game left its script: drop it.
+            self.queues[index].remove(game)
+            self.failed += 1
+            return False
+        return True
+
+    def sources(self) -> list[Source]:
+        return [self.source(i) for i in range(len(self.queues))]
+
+
+class SequentialGames(GameClients):
+    """Each client plays its games one after another (one game in play per client)."""
+
+    def accept(self, index: int, status: int) -> bool:
+        game = self.current[index]
+        assert game is not None
+        game.step += 1
+        if status != 200:
+            self.queues[index].remove(game)
+            self.failed += 1
+            return False
+        return True
+
+
+def warm(port: int, sources: Sequence[Source], accept: Callable[[int, int], bool] | None, seconds: float) -> None:
+    drive(port, sources, seconds, accept=accept)
+
+
+# -- the rows -------------------------------------------------------------------------
+
+
+def measure(url: str, prefix: str, quick: bool, workers: int = 2, duration: float | None = None) -> list[Row]:
+    duration = duration or (3.0 if quick else 10.0)
+    client = redis.Redis.from_url(url)
+    scripts = make_scripts(client, prefix)
+    shortest = min(len(s.steps) for s in scripts)
+    # Enough games that no client runs out during warm-up, peak and half-rate phases.
+    per_client = max(2, int(1500 * (duration * 2 + 2) / CLIENTS / shortest) + 1)
+    games = create_games(client, prefix, scripts, CLIENTS * per_client)
+    with Server(url, prefix, workers) as server:
+        warm(server.port, ping_sources(CLIENTS), None, 1.0)
+        ping = drive(server.port, ping_sources(CLIENTS), duration, accept=lambda _, s: s == 200)
+        players = SequentialGames(games, CLIENTS)
+        warm(server.port, players.sources(), players.accept, 1.0)
+        peak = drive(server.port, players.sources(), duration, accept=players.accept)
+        half_rate = peak.rate / 2
+        half = drive(server.port, players.sources(), duration, per_client_rate=half_rate / CLIENTS,
+                     accept=players.accept)
+        ping_half = drive(server.port, ping_sources(CLIENTS), duration, per_client_rate=half_rate / CLIENTS,
+                          accept=lambda _, s: s == 200)
+    failures = players.failed + ping.errors
+    note = f"; {failures} refused" if failures else ""
+    scope = f"{CLIENTS} clients on {CLIENTS} games, {workers} workers{note}"
+    return [
+        higher_is_better(f"(3) HTTP POST /actions, peak ({scope})", peak.rate, ping.rate, "req/s", RATIO_TARGET,
+                         "GET /v1/bench/ping, same app and server"),
+        figure("(3) HTTP POST /actions p50 at peak", peak.p(50), ping.p(50), "ms", "ping p50 at its peak"),
+        figure("(3) HTTP POST /actions p99 at peak", peak.p(99), ping.p(99), "ms", "ping p99 at its peak"),
+        absolute(f"(3) HTTP POST /actions p99 at half peak ({half.rate:,.0f}/s)", half.p(99), "ms", P99_TARGET_MS,
+                 ping_half.p(99), "ping p99 at the same rate"),
+    ]
+
+
+def peak_actions(url: str, prefix: str, workers: int, games: int, duration: float,
+                 scripts: Sequence[Script] | None = None, prepared: Sequence[Game] | None = None) -> Load:
+    """Actions/s of 16 closed-loop clients spread round robin over ``games`` games."""
+    client = redis.Redis.from_url(url)
+    scripts = scripts or make_scripts(client, prefix)
+    pool = list(prepared) if prepared is not None else create_games(client, prefix, scripts, games)
+    with Server(url, prefix, workers) as server:
+        players = GameClients(pool, CLIENTS)
+        warm(server.port, players.sources(), players.accept, 1.0)
+        return drive(server.port, players.sources(), duration, accept=players.accept)
+
+
+def run(quick: bool, url: str | None = None, prefix: str | None = None, workers: int = 2,
+        duration: float | None = None) -> list[Row]:
+    if url is None or prefix is None:
+        with bench_redis_url() as (own_url, own_prefix):
+            return measure(own_url, own_prefix, quick, workers, duration)
+    return measure(url, prefix, quick, workers, duration)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="3 s phases instead of 10 s")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--duration", type=float, help="seconds per phase")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        sys.exit(serve())
+    print(HEADER)
+    for row in run(args.quick, workers=args.workers, duration=args.duration):
+        print(row.line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""The event store on Redis streams.
+
+Keys of one game share the hash tag ``{<game>}``: ``<p>:{g}:events`` (the stream,
+entry id ``<version>-0``), ``<p>:{g}:head`` (``"<version>:<hash>"``) and
+``<p>:{g}:cmd:<command id>`` (the first result of a command, kept 7 days). The feed
+``<p>:feed`` and the game index ``<p>:games`` are global.
+
+An append is one round trip: a Lua script checks the command id, the expected
+version and the head hash, XADDs every event, moves the head, records the command
+and adds a notice to the feed, atomically. Hashes are computed here in Python
+(Redis Lua has no SHA-256); the script refuses a chain built on the wrong head.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import redis
+
+from events.envelope import GENESIS_HASH, NewEvent, chain
+from events.store import DEDUP_SECONDS, AppendResult, EventStore, Notice, VersionConflict, now_iso
+
+APPEND_LUA = """
+-- ARGV[1]: expected version, prev hash, game id, dedup ttl, has-command flag, last
+-- event's type and hash, joined by newlines (one argument packs faster than seven);
+-- ARGV[2..]: the encoded events.
+local head_args = {}
+for part in string.gmatch(ARGV[1], '([^\\n]*)\\n?') do head_args[#head_args + 1] = part end
+local expected = tonumber(head_args[1])
+local prev_hash = head_args[2]
+local game = head_args[3]
+local ttl = tonumber(head_args[4])
+local has_command = head_args[5] == '1'
+local last_type = head_args[6]
+local last_hash = head_args[7]
+local count = #ARGV - 1
+if has_command then
+  local seen = redis.call('GET', KEYS[3])
+  if seen then return {'duplicate', seen} end
+end
+local version = 0
+local head_hash = '""" + GENESIS_HASH + """'
+local head = redis.call('GET', KEYS[2])
+if head then
+  local sep = string.find(head, ':', 1, true)
+  version = tonumber(string.sub(head, 1, sep - 1))
+  head_hash = string.sub(head, sep + 1)
+end
+if version ~= expected then return {'conflict', tostring(version)} end
+if head_hash ~= prev_hash then return {'rehash', head_hash} end
+for i = 1, count do
+  redis.call('XADD', KEYS[1], tostring(expected + i) .. '-0', 'e', ARGV[1 + i])
+end
+local last = expected + count
+redis.call('SET', KEYS[2], tostring(last) .. ':' .. last_hash)
+local result = tostring(expected + 1) .. ':' .. tostring(last)
+if has_command then redis.call('SET', KEYS[3], result, 'EX', ttl) end
+redis.call('XADD', KEYS[4], '*', 'game', game, 'version', tostring(last), 'type', last_type)
+if expected == 0 then
+  local now = redis.call('TIME')
+  redis.call('ZADD', KEYS[5], tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), game)
+end
+return {'ok', result}
+"""
+
+
+class RedisEventStore(EventStore):
+    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
+        self.redis = client
+        self.prefix = prefix
+        self._append = client.register_script(APPEND_LUA)
+
+    def key(self, game_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{part}"
+
+    @property
+    def feed_key(self) -> str:
+        return f"{self.prefix}:feed"
+
+    @property
+    def games_key(self) -> str:
+        return f"{self.prefix}:games"
+
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        command_id: str | None = None,
+        prev_hash: str | None = None,
+    ) -> AppendResult:
+        if not events:
+            raise ValueError("an append needs at least one event")
+        if prev_hash is None:
+            prev_hash = self._head_hash(game_id, expected_version)
+        for _ in range(2):
+            envelopes = chain(events, expected_version + 1, prev_hash, now_iso(), command_id)
+            keys = [
+                self.key(game_id, "events"),
+                self.key(game_id, "head"),
+                self.key(game_id, f"cmd:{command_id}"),
+                self.feed_key,
+                self.games_key,
+            ]
+            header = "\n".join(
+                (
+                    str(expected_version),
+                    prev_hash,
+                    game_id,
+                    str(DEDUP_SECONDS),
+                    "1" if command_id is not None else "0",
+                    envelopes[-1].type,
+                    envelopes[-1].hash,
+                )
+            )
+            args = [header, *(e.encode() for e in envelopes)]
+            status, value = self._append(keys=keys, args=args)
+            status, value = status.decode(), value.decode()
+            if status == "ok":
+                first, last = value.split(":")
+                return AppendResult(int(first), int(last), False, tuple(envelopes))
+            if status == "duplicate":
+                first, last = value.split(":")
+                return AppendResult(int(first), int(last), duplicate=True)
+            if status == "conflict":
+                raise VersionConflict(expected_version, int(value))
+            prev_hash = value
+        raise RuntimeError("the head hash moved twice at the same version")
+
+    def import_raw(self, game_id: str, entries: Sequence[tuple[int, str]]) -> None:
+        from events.envelope import Envelope
+
+        last = Envelope.decode(entries[-1][1])
+        if not self.redis.set(self.key(game_id, "head"), f"{last.version}:{last.hash}", nx=True):
+            raise VersionConflict(0, self.last_version(game_id))
+        pipe = self.redis.pipeline()
+        for version, text in entries:
+            pipe.xadd(self.key(game_id, "events"), {"e": text}, id=f"{version}-0")
+        pipe.zadd(self.games_key, {game_id: int(time.time() * 1000)})
+        pipe.xadd(self.feed_key, {"game": game_id, "version": last.version, "type": last.type})
+        pipe.execute()
+
+    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
+        seen = self.redis.get(self.key(game_id, f"cmd:{command_id}"))
+        if seen is None:
+            return None
+        first, last = seen.decode().split(":")
+        return AppendResult(int(first), int(last), duplicate=True)
+
+    def _head_hash(self, game_id: str, version: int) -> str:
+        if version == 0:
+            return GENESIS_HASH
+        head = self.redis.get(self.key(game_id, "head"))
+        if head is None:
+            return GENESIS_HASH
+        head_version, head_hash = head.decode().split(":", 1)
+        return head_hash if int(head_version) == version else GENESIS_HASH
+
+    def read_raw(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, str]]:
+        entries = self.redis.xrange(self.key(game_id, "events"), min=f"{after + 1}-0", max="+", count=limit)
+        return [(int(entry_id.split(b"-")[0]), fields[b"e"].decode()) for entry_id, fields in entries]
+
+    def last_version(self, game_id: str) -> int:
+        head = self.redis.get(self.key(game_id, "head"))
+        return 0 if head is None else int(head.split(b":", 1)[0])
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        head = self.redis.get(self.key(game_id, "head"))
+        if head is None:
+            return 0, GENESIS_HASH
+        version, digest = head.decode().split(":", 1)
+        return int(version), digest
+
+    def game_ids(self) -> Iterator[str]:
+        for member, _ in self.redis.zscan_iter(self.games_key):
+            yield member.decode()
+
+    def notices(self, after: str = "0", limit: int = 1000) -> list[Notice]:
+        entries = self.redis.xrange(self.feed_key, min=f"({after}" if after != "0" else "-", max="+", count=limit)
+        return [
+            Notice(
+                entry_id.decode(),
+                fields[b"game"].decode(),
+                int(fields[b"version"]),
+                fields[b"type"].decode(),
+            )
+            for entry_id, fields in entries
+        ]

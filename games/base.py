@@ -1,0 +1,328 @@
+"""The decider contract every game implements, and the values it trades in.
+
+A game is a set of pure functions over immutable state (Chassaing's Decider):
+``setup`` and ``decide`` turn intent into events, ``evolve`` folds one event into
+the state and never checks or draws anything. Randomness enters only through the
+``random.Random`` handed to ``setup``/``decide``, and its results are written into
+events, so a fold needs no rng and an audit that re-runs ``decide`` with the same
+derived rng gets the same events back.
+
+Conventions shared by every game:
+
+* Seats are ints ``0..n-1`` in table order (clockwise).
+* The game's state starts as ``None``; the first event ``setup`` returns builds it.
+* Events are ``GameEvent(type, data, seat)``: ``type`` in the past tense
+  (``CardDrawn``), ``data`` JSON values only (lists, not tuples; string keys),
+  because the log stores them as JSON and ``evolve`` receives the decoded form.
+* Actions are small JSON objects with a ``"type"`` verb (``{"type": "draw"}``);
+  ``legal_actions`` lists them in a form a client can send back unchanged, and
+  ``decide`` accepts exactly the actions ``legal_actions`` lists.
+* The platform records its own events in the same log, so a game never names an
+  event ``GameCreated``, ``SeatTaken``, ``ActionTaken``, ``SeedRevealed``,
+  ``Rewound``, ``ForkedFrom``, ``UndoRequested``, ``UndoAnswered`` or ``UndoExpired``.
+* Every physical card has an id unique within the game (``"QH"`` in a single
+  deck; games with several copies of a card add a suffix). Hidden cards leave
+  the server only through ``view`` and ``redact``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+JSON = Any
+Action = dict[str, JSON]
+State = Any
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One thing that happened, as the game sees it (the store adds the envelope)."""
+
+    type: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    seat: int | None = None
+
+
+class IllegalAction(Exception):
+    """The action cannot be done now; ``reason`` is a sentence a player understands."""
+
+    def __init__(self, reason: str, code: str = "illegal_action") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class InvalidOptions(Exception):
+    """Game options (or player count) that cannot start a game; lists every problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its name, JSON type, default and allowed values."""
+
+    name: str
+    type: str  # "integer" | "string" | "boolean" | "array" | "object"
+    default: JSON
+    description: str
+    choices: tuple[JSON, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def as_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.nullable:
+            out["nullable"] = True
+        return out
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,),
+    "string": (str,),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def check_options(
+    specs: Sequence[Option], options: Mapping[str, JSON] | None
+) -> dict[str, JSON]:
+    """Fill defaults and check types, ranges and choices; raise with every problem."""
+    given: dict[str, Any] = dict(options or {})
+    problems = [f"unknown option '{name}'" for name in given if name not in {s.name for s in specs}]
+    out: dict[str, JSON] = {}
+    for spec in specs:
+        value: Any = given.get(spec.name, spec.default)
+        out[spec.name] = value
+        if value is None:
+            if spec.default is not None and not spec.nullable:
+                problems.append(f"option '{spec.name}' may not be null")
+            continue
+        wanted = _JSON_TYPES[spec.type]
+        if not isinstance(value, wanted) or (spec.type == "integer" and isinstance(value, bool)):
+            problems.append(f"option '{spec.name}' must be of type {spec.type}")
+            continue
+        if spec.choices is not None and value not in spec.choices:
+            allowed = ", ".join(repr(c) for c in spec.choices)
+            problems.append(f"option '{spec.name}' must be one of {allowed}")
+        number: Any = value
+        if spec.minimum is not None and number < spec.minimum:
+            problems.append(f"option '{spec.name}' must be at least {spec.minimum}")
+        if spec.maximum is not None and number > spec.maximum:
+            problems.append(f"option '{spec.name}' must be at most {spec.maximum}")
+    if problems:
+        raise InvalidOptions(problems)
+    return out
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The contract of one game kind. Every function is pure."""
+
+    key: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+
+    def validate_options(self, options: Mapping[str, JSON] | None, players: int) -> dict[str, JSON]:
+        """Options with defaults filled in; raise ``InvalidOptions`` listing every problem
+        (unknown names, wrong types, a player count the game does not support, ...)."""
+        ...
+
+    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+        """The opening events: seating, shuffles and the deal, written out in full."""
+        ...
+
+    def evolve(self, state: State | None, event: GameEvent) -> State:
+        """Fold one event into the state. Total, never validates, never draws randomness."""
+        ...
+
+    def to_act(self, state: State) -> frozenset[int]:
+        """The seats that may act now (several for simultaneous or out-of-turn choices)."""
+        ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now; empty when it may not act."""
+        ...
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        """Validate ``action`` and return its events; raise ``IllegalAction`` otherwise."""
+        ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` may see (``None``: a spectator). JSON values only."""
+        ...
+
+    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
+        """The event as ``seat`` may see it in the feed."""
+        ...
+
+    def outcome(self, state: State) -> dict[str, JSON] | None:
+        """``None`` while in play, else ``{"winners": [seat], "scores": [number], "reason": str}``."""
+        ...
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """How good ``state`` is for ``seat``, in [0, 1] (used by the greedy bot)."""
+        ...
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full state consistent with all ``seat`` has seen: every card hidden from
+        ``seat`` re-dealt at random among the places it could be (used by ISMCTS and forks)."""
+        ...
+
+    def fair_deal(self, options: Mapping[str, JSON]) -> bool:
+        """False when an option fixed the cards (an explicit ``deck`` for tutorials and
+        scenario tests): the public summary says so."""
+        ...
+
+    def irreversible(self, event: GameEvent) -> bool:
+        """True when the event reveals or draws something (a draw, shuffle, roll, reveal):
+        undo never crosses it."""
+        ...
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        """Card ids hidden from ``seat`` now that appear nowhere public: none of these may
+        appear as a JSON string in anything sent to ``seat`` (the leak tests scan for them)."""
+        ...
+
+
+class EventBuilder:
+    """Collects the events of one decision, folding each with ``evolve`` so that the
+    later steps of the same decision see its effect."""
+
+    def __init__(self, state: State, evolve: Callable[[State, GameEvent], State]) -> None:
+        self.state = state
+        self.events: list[GameEvent] = []
+        self._evolve = evolve
+
+    def emit(self, type_: str, data: dict[str, JSON], seat: int | None = None) -> None:
+        event = GameEvent(type_, data, seat)
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)
+
+
+def outcome_of(winners: Sequence[int], scores: Sequence[float], reason: str) -> dict[str, JSON]:
+    return {"winners": sorted(winners), "scores": list(scores), "reason": reason}
+
+
+def next_seat(seat: int, players: int, step: int = 1) -> int:
+    return (seat + step) % players
+
+
+def seats_from(first: int, players: int, step: int = 1) -> list[int]:
+    """Every seat once, starting at ``first`` and going in direction ``step`` (1 or -1)."""
+    return [(first + i * step) % players for i in range(players)]
+
+
+def action_matches(action: Mapping[str, JSON], legal: Sequence[Action]) -> bool:
+    """True when ``action`` equals one of ``legal`` exactly (no extra or missing fields)."""
+    return any(dict(action) == candidate for candidate in legal)
+
+
+class GameBase:
+    """Shared defaults for the parts of the contract most games do the same way.
+
+    A game subclasses this, sets the class attributes, and implements the rest.
+    """
+
+    key: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    irreversible_types: frozenset[str] = frozenset()
+    unfair_options: tuple[str, ...] = ()
+
+    def fair_deal(self, options: Mapping[str, JSON]) -> bool:
+        """False when an option fixed the cards (a tutorial or scenario deck)."""
+        return not any(options.get(name) not in (None, [], {}) for name in self.unfair_options)
+
+    def validate_options(self, options: Mapping[str, JSON] | None, players: int) -> dict[str, JSON]:
+        problems = []
+        if not self.min_players <= players <= self.max_players:
+            span = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            problems.append(f"{self.title} is played by {span} players, not {players}")
+        try:
+            checked = check_options(self.options, options)
+        except InvalidOptions as error:
+            raise InvalidOptions(problems + error.problems) from None
+        problems += self.check_options(checked, players)
+        if problems:
+            raise InvalidOptions(problems)
+        return checked
+
+    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
+        """Game-specific problems with already type-checked options (none by default)."""
+        return []
+
+    def irreversible(self, event: GameEvent) -> bool:
+        return event.type in self.irreversible_types
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Fallback: 1 for a win, 0 for a loss, else the seat's share of the scores."""
+        result = self.outcome(state)  # type: ignore[attr-defined]
+        if result is None:
+            return 0.5
+        if seat in result["winners"]:
+            return 1.0 / len(result["winners"])
+        return 0.0
+
+
+# -- a copy with changes, for the fold's hot path --------------------------------------
+
+_Value = TypeVar("_Value")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def replace(value: _Value, /, **changes: Any) -> _Value:
+    """``dataclasses.replace`` without re-running ``__init__`` and its per-call introspection.
+
+    Folding is the hottest path there is (every load, every bot look-ahead), so states use
+    this. It suits dataclasses without ``__post_init__``, ``InitVar`` or ``init=False``
+    fields (the game states), with or without ``slots``; an unknown field is a TypeError.
+    Values that ``functools.cached_property`` kept on the original are not copied.
+    """
+    cls = type(value)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS.setdefault(cls, frozenset(f.name for f in fields(cls)))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no fields {sorted(changes.keys() - names)}")
+    new = object.__new__(cls)
+    if hasattr(value, "__dict__"):
+        held = value.__dict__
+        if len(held) == len(names):
+            new.__dict__.update(held)
+        else:  # a cached_property's value sits beside the fields: the copy must not inherit it
+            new.__dict__.update({name: held[name] for name in names})
+        new.__dict__.update(changes)
+    else:
+        for name in names:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(value, name))
+    return new

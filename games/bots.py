@@ -1,0 +1,56 @@
+"""Bots that play any game through the contract alone (pure: no I/O, no clock).
+
+* ``random``: uniform over ``legal_actions``.
+* ``greedy``: one-ply lookahead; decides each legal action with the rng it is
+  handed and keeps the one whose resulting state ``evaluate`` likes best.
+* ``ismcts``: see ``games.ismcts``.
+
+A bot sees only what its seat may see: it is handed the true state, but the
+greedy bot first determinizes it, so its choice cannot depend on hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.base import Action, Game, IllegalAction, State
+from games.ismcts import ismcts_bot, search
+from games.play import fold
+
+Bot = Callable[[Game, State, int, random.Random], Action]
+
+
+def random_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
+    return rng.choice(game.legal_actions(state, seat))
+
+
+def greedy_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
+    guess = game.determinize(state, seat, rng)
+    legal = game.legal_actions(guess, seat)
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action in legal:
+        try:
+            after = fold(game, game.decide(guess, seat, action, rng), guess)
+        except IllegalAction:
+            continue
+        value = game.evaluate(after, seat)
+        if value > best_value + 1e-12:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-12:
+            best.append(action)
+    return rng.choice(best or legal)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "ismcts": ismcts_bot}
+
+
+def choose(
+    level: str, game: Game, state: State, seat: int, rng: random.Random, deadline: Callable[[], bool] | None = None
+) -> Action:
+    """``level``'s action for ``seat``. ``deadline``, from a caller that owns a clock, stops
+    a search early (ISMCTS); the other bots are far faster than any deadline."""
+    if level == "ismcts" and deadline is not None:
+        return search(game, state, seat, rng, deadline=deadline)
+    return BOTS[level](game, state, seat, rng)

@@ -1,0 +1,200 @@
+"""Dragoborne -Rise To Supremacy- for two players: creatures on three forts, dice
+rolled each turn as Dragoshields or Dragocrosses, and face-down barriers that break
+into their owner's hand (or fire a Fort Burst). Destroy every enemy fort to win.
+
+This module holds the game object the registry lists: its options, the deal, and
+the contract functions, which hand off to ``rules`` (what may be done and what it
+causes), ``state`` (the fold) and ``table`` (who sees what).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import JSON, Action, GameBase, GameEvent, Option
+from games.dragoborne import cards, rules, table
+from games.dragoborne.cards import (
+    BARRIERS_PER_FORT,
+    CARDS,
+    DECKS,
+    FORTS,
+    OPENING_HAND,
+    deck_keys,
+    deck_problems,
+    deck_spec,
+    expand,
+)
+from games.dragoborne.state import State, evolve
+
+PLAYERS = 2
+SCENARIO_MINIMUM = OPENING_HAND + FORTS * BARRIERS_PER_FORT
+
+
+def opening_hand(seat: int, first: int, extra_card: bool = False) -> int:
+    """Five cards (rulebook); the variant ``second_player_extra_card`` gives the second player one more."""
+    return OPENING_HAND + (cards.SECOND_PLAYER_EXTRA_CARDS if extra_card and seat != first else 0)
+
+
+class Dragoborne(GameBase):
+    key = "dragoborne"
+    title = "Dragoborne"
+    summary = (
+        "A two-player duel of creatures holding three forts. Each turn your dice become "
+        "Dragoshields that guard a fort or Dragocrosses that empower a creature; every unblocked "
+        "attack breaks a face-down barrier, and the player who loses all three forts loses."
+    )
+    min_players = PLAYERS
+    max_players = PLAYERS
+    options: tuple[Option, ...] = (
+        Option(
+            "decks",
+            "array",
+            ["emberguard", "tidecrypt"],
+            "The deck of each seat: a pre-built deck name ("
+            + ", ".join(sorted(DECKS))
+            + ") or a custom list {cards: {name: copies}, banners: [three banner names], "
+            "dice: [three colours]}.",
+        ),
+        Option(
+            "deck",
+            "array",
+            None,
+            "Scenario and tutorial use: for each seat, the exact deck order as card names, top card first "
+            "(no shuffle). Banners and dice still come from 'decks'.",
+            nullable=True,
+        ),
+        Option(
+            "first_player",
+            "integer",
+            None,
+            "Scenario and tutorial use: the seat that goes first (otherwise chosen at random).",
+            minimum=0,
+            maximum=PLAYERS - 1,
+            nullable=True,
+        ),
+        Option(
+            "second_player_extra_card",
+            "boolean",
+            False,
+            "Variant, not in the rulebook: the player going second opens with six cards instead of five. "
+            "Off by default, so a game follows the rulebook ('draw 5 cards from the deck').",
+        ),
+    )
+    irreversible_types = frozenset(
+        {
+            "GameStarted",
+            "CardsDrawn",
+            "HandMulliganed",
+            "BarriersPlaced",
+            "DiceRolled",
+            "ResourcePlaced",
+            "BarrierBroken",
+            "FortBurst",
+            "BarrierAdded",
+            "DieRerolled",
+            "CardSearched",
+            "DeckShuffled",
+        }
+    )
+    unfair_options = ("deck", "first_player")
+
+    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
+        problems: list[str] = []
+        decks = options["decks"]
+        if len(decks) != PLAYERS:
+            problems.append(f"Option 'decks' must name one deck for each of the {PLAYERS} seats.")
+        else:
+            for seat, deck in enumerate(decks):
+                problems += deck_problems(deck, f"The deck of seat {seat}")
+        order = options["deck"]
+        if order is not None:
+            if len(order) != PLAYERS or not all(isinstance(listed, list) for listed in order):
+                problems.append(f"Option 'deck' must be {PLAYERS} lists of card names, one per seat.")
+            else:
+                minimum = SCENARIO_MINIMUM + (
+                    cards.SECOND_PLAYER_EXTRA_CARDS if options.get("second_player_extra_card") else 0
+                )
+                for seat, listed in enumerate(order):
+                    unknown = sorted({c for c in listed if not isinstance(c, str) or c not in CARDS})
+                    if unknown:
+                        problems.append(f"The deck order of seat {seat} names unknown cards: {unknown}.")
+                    elif any(CARDS[c].type == "banner" for c in listed):
+                        problems.append(f"The deck order of seat {seat} lists a banner; banners are not in the deck.")
+                    if len(listed) < minimum:
+                        problems.append(
+                            f"The deck order of seat {seat} has {len(listed)} cards; the deal needs at least "
+                            f"{minimum}."
+                        )
+        return problems
+
+    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+        first = options.get("first_player")
+        if first is None:
+            first = rng.randrange(PLAYERS)
+        order = options.get("deck")
+        decks, banners, dice, names = [], [], [], []
+        for seat, choice in enumerate(options["decks"]):
+            spec = deck_spec(choice)
+            if order is not None:
+                dealt = expand(seat, list(order[seat]))
+            else:
+                dealt = expand(seat, deck_keys(spec))
+                rng.shuffle(dealt)
+            decks.append(dealt)
+            banners.append(expand(seat, list(spec["banners"])))
+            dice.append(list(spec["dice"]))
+            names.append(choice if isinstance(choice, str) else "custom")
+        events = [
+            GameEvent(
+                "GameStarted",
+                {
+                    "players": players,
+                    "first": first,
+                    "names": names,
+                    "decks": decks,
+                    "banners": banners,
+                    "dice": dice,
+                },
+            )
+        ]
+        extra = bool(options.get("second_player_extra_card", False))
+        events += [
+            GameEvent("CardsDrawn", {"seat": seat, "cards": decks[seat][: opening_hand(seat, first, extra)]}, seat)
+            for seat in range(players)
+        ]
+        return events
+
+    def evolve(self, state: State | None, event: GameEvent) -> State:
+        return evolve(state, event)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        return rules.decide(state, seat, action, rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return table.view(state, seat, rules.to_act(state))
+
+    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
+        return table.redact(event, seat)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return table.outcome(state)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return table.evaluate(state, seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return table.determinize(state, seat, rng)
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        return table.secrets(state, seat)
+
+
+GAME = Dragoborne()

@@ -1,0 +1,539 @@
+"""Dragoborne state (immutable values) and ``evolve``: one case per event type, no checks.
+
+Piles are tuples of card ids. A deck lists its top card first; a fort lists its
+barriers bottom first, so the top barrier is the last. Events carry JSON only; this
+module turns them back into tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import GameEvent, replace
+from games.dragoborne.cards import FORTS, Card, Effect, card_of
+
+
+@dataclass(frozen=True)
+class Creature:
+    id: str
+    fort: int
+    rested: bool = False
+    damage: int = 0
+    cross: int | None = None  # index of the die Dragocrossed on it
+    moved: bool = False  # moved or switched this turn
+
+
+@dataclass(frozen=True)
+class Die:
+    colour: str
+    value: int = 0
+    use: str = "free"  # "free" | "shield" | "cross" | "spent"
+    fort: int | None = None  # a Dragoshield's fort
+    creature: str | None = None  # a Dragocross's creature
+    damage: int = 0  # damage on a Dragoshield this turn
+
+
+@dataclass(frozen=True)
+class Side:
+    deck: tuple[str, ...]
+    hand: tuple[str, ...] = ()
+    known: frozenset[str] = frozenset()  # cards in hand the opponent has seen
+    forts: tuple[tuple[str, ...], ...] = ((),) * FORTS
+    banners: tuple[str, ...] = ()  # fort i's banner, lying in the resource area
+    resources: tuple[str, ...] = ()
+    rested: frozenset[str] = frozenset()  # rested resources
+    field: tuple[Creature, ...] = ()
+    dice: tuple[Die, ...] = ()
+    discard: tuple[str, ...] = ()
+    lifted: tuple[str, ...] = ()  # broken barriers its owner is looking at (Fort Burst choice)
+    mulliganed: bool = False
+
+    def creature(self, card_id: str) -> Creature | None:
+        for creature in self.field:
+            if creature.id == card_id:
+                return creature
+        return None
+
+    def standing_forts(self) -> list[int]:
+        return [f for f in range(FORTS) if self.forts[f]]
+
+    def on_fort(self, fort: int) -> list[Creature]:
+        return [c for c in self.field if c.fort == fort]
+
+    def shield_at(self, fort: int) -> int | None:
+        for index, die in enumerate(self.dice):
+            if die.use == "shield" and die.fort == fort:
+                return index
+        return None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A step waiting in the queue: an effect to resolve, a Fort Burst choice, or the
+    block step of the attack under way."""
+
+    kind: str  # "effect" | "burst" | "block"
+    seat: int  # who controls it (chooses targets, decides the burst or the block)
+    source: str = ""  # the card it comes from
+    where: str = ""  # "spell" | "burst" | "a<ability index>"
+    index: int = 0  # which effect of that list
+
+    @property
+    def effect(self) -> Effect:
+        return card_of(self.source).effect_list(self.where)[self.index]
+
+    def as_json(self) -> list[Any]:
+        return [self.kind, self.seat, self.source, self.where, self.index]
+
+
+@dataclass(frozen=True)
+class State:
+    sides: tuple[Side, ...]
+    decks: tuple[str, ...]  # deck names, for the table
+    first: int
+    active: int
+    turn: int = 0
+    phase: str = "mulligan"  # "mulligan" | "resource" | "main" | "combat" | "discard" | "over"
+    pending: tuple[Pending, ...] = ()
+    attack: tuple[str, int] | None = None  # attacker id and the fort it attacks
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+
+    def side(self, seat: int) -> Side:
+        return self.sides[seat]
+
+
+def with_side(state: State, seat: int, side: Side) -> State:
+    sides = list(state.sides)
+    sides[seat] = side
+    return replace(state, sides=tuple(sides))
+
+
+def _swap_creature(side: Side, creature: Creature) -> Side:
+    return replace(side, field=tuple(creature if c.id == creature.id else c for c in side.field))
+
+
+def _spend_cross(side: Side, creature_id: str) -> tuple[Die, ...]:
+    return tuple(
+        replace(d, use="spent", creature=None) if d.use == "cross" and d.creature == creature_id else d
+        for d in side.dice
+    )
+
+
+def _remove(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
+    return tuple(c for c in pile if c != card)
+
+
+# ---------------------------------------------------------------- setup and turn flow
+
+
+def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
+    sides = tuple(
+        Side(
+            deck=tuple(deck),
+            banners=tuple(banners),
+            resources=tuple(banners),
+            dice=tuple(Die(colour) for colour in dice),
+        )
+        for deck, banners, dice in zip(data["decks"], data["banners"], data["dice"], strict=True)
+    )
+    return State(sides=sides, decks=tuple(data["names"]), first=data["first"], active=data["first"])
+
+
+def _cards_drawn(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    cards = tuple(data["cards"])
+    return with_side(state, data["seat"], replace(side, deck=side.deck[len(cards) :], hand=side.hand + cards))
+
+
+def _hand_mulliganed(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    returned = set(data["returned"])
+    deck = tuple(data["deck"])
+    drawn = tuple(data["drawn"])
+    hand = tuple(c for c in side.hand if c not in returned) + drawn
+    return with_side(state, data["seat"], replace(side, hand=hand, deck=deck[len(drawn) :], mulliganed=True))
+
+
+def _barriers_placed(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    forts = tuple(tuple(f) for f in data["forts"])
+    used = sum(len(f) for f in forts)
+    return with_side(state, data["seat"], replace(side, forts=forts, deck=side.deck[used:]))
+
+
+def _turn_started(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    side = state.sides[seat]
+    field = tuple(replace(c, rested=False, moved=False) for c in side.field)
+    state = with_side(state, seat, replace(side, field=field, rested=frozenset()))
+    return replace(state, active=seat, turn=data["turn"])
+
+
+def _dice_rolled(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    side = state.sides[seat]
+    dice = tuple(Die(d.colour, value) for d, value in zip(side.dice, data["values"], strict=True))
+    field = tuple(replace(c, cross=None) for c in side.field)
+    return with_side(state, seat, replace(side, dice=dice, field=field))
+
+
+def _phase_changed(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, phase=data["phase"])
+
+
+def _resource_placed(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    return with_side(state, data["seat"], replace(side, deck=side.deck[1:], resources=side.resources + (data["card"],)))
+
+
+def _card_discarded(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(side, hand=_remove(side.hand, card), known=side.known - {card}, discard=side.discard + (card,)),
+    )
+
+
+def _damage_cleared(state: State, data: Mapping[str, Any]) -> State:
+    sides = tuple(
+        replace(
+            side,
+            field=tuple(replace(c, damage=0) if c.damage else c for c in side.field),
+            dice=tuple(replace(d, damage=0) if d.damage else d for d in side.dice),
+        )
+        for side in state.sides
+    )
+    return replace(state, sides=sides)
+
+
+def _game_ended(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, phase="over", winners=tuple(data["winners"]), reason=data["reason"], pending=())
+
+
+# ---------------------------------------------------------------- main phase
+
+
+def _pay(side: Side, paid: list[str]) -> frozenset[str]:
+    return side.rested | frozenset(paid)
+
+
+def _creature_summoned(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(
+            side,
+            hand=_remove(side.hand, card),
+            known=side.known - {card},
+            field=side.field + (Creature(card, data["fort"]),),
+            rested=_pay(side, data["paid"]),
+        ),
+    )
+
+
+def _spell_cast(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(
+            side,
+            hand=_remove(side.hand, card),
+            known=side.known - {card},
+            discard=side.discard + (card,),
+            rested=_pay(side, data["paid"]),
+        ),
+    )
+
+
+def _die_assigned(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    index = data["die"]
+    dice = list(side.dice)
+    if "fort" in data:
+        dice[index] = replace(dice[index], use="shield", fort=data["fort"])
+        return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    dice[index] = replace(dice[index], use="cross", creature=creature.id)
+    side = replace(side, dice=tuple(dice))
+    return with_side(state, data["seat"], _swap_creature(side, replace(creature, cross=index)))
+
+
+def _ability_activated(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    side = replace(side, rested=_pay(side, data["paid"]))
+    if data["die"] is not None:
+        dice = list(side.dice)
+        dice[data["die"]] = replace(dice[data["die"]], use="spent")
+        side = replace(side, dice=tuple(dice))
+    if data["rest"]:
+        creature = side.creature(data["creature"])
+        assert creature is not None
+        side = _swap_creature(side, replace(creature, rested=True))
+    return with_side(state, data["seat"], side)
+
+
+def _creature_moved(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    return with_side(state, data["seat"], _swap_creature(side, replace(creature, fort=data["fort"], moved=True)))
+
+
+def _creatures_switched(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    first, second = (side.creature(card) for card in data["creatures"])
+    assert first is not None and second is not None
+    side = _swap_creature(side, replace(first, fort=second.fort, moved=True))
+    return with_side(state, data["seat"], _swap_creature(side, replace(second, fort=first.fort, moved=True)))
+
+
+# ---------------------------------------------------------------- the queue and combat
+
+
+def _effects_queued(state: State, data: Mapping[str, Any]) -> State:
+    items = tuple(Pending(kind, seat, source, where, index) for kind, seat, source, where, index in data["items"])
+    return replace(state, pending=items + state.pending)
+
+
+def _pending_resolved(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, pending=state.pending[1:])
+
+
+def _attack_declared(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    state = with_side(state, data["seat"], _swap_creature(side, replace(creature, rested=True)))
+    return replace(state, attack=(creature.id, data["fort"]))
+
+
+def _attack_blocked(state: State, data: Mapping[str, Any]) -> State:
+    if "creature" not in data:
+        return state
+    return _creature_rested(state, data)
+
+
+def _attack_ended(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, attack=None)
+
+
+def _creature_damaged(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    return with_side(
+        state, data["seat"], _swap_creature(side, replace(creature, damage=creature.damage + data["amount"]))
+    )
+
+
+def _shield_damaged(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    dice = list(side.dice)
+    dice[data["die"]] = replace(dice[data["die"]], damage=dice[data["die"]].damage + data["amount"])
+    return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
+
+
+def _creature_destroyed(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["creature"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(
+            side,
+            field=tuple(c for c in side.field if c.id != card),
+            dice=_spend_cross(side, card),
+            discard=side.discard + (card,),
+        ),
+    )
+
+
+def _shield_destroyed(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    dice = list(side.dice)
+    dice[data["die"]] = replace(dice[data["die"]], use="spent", fort=None, damage=0)
+    return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
+
+
+def _barrier_broken(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    fort = data["fort"]
+    card = side.forts[fort][-1]
+    forts = tuple(pile[:-1] if f == fort else pile for f, pile in enumerate(side.forts))
+    if data["to"] == "hand":
+        side = replace(side, forts=forts, hand=side.hand + (card,))
+    else:
+        side = replace(side, forts=forts, lifted=side.lifted + (card,))
+    return with_side(state, data["seat"], side)
+
+
+def _fort_destroyed(state: State, data: Mapping[str, Any]) -> State:
+    return state
+
+
+def _fort_burst(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(
+        state, data["seat"], replace(side, lifted=_remove(side.lifted, card), discard=side.discard + (card,))
+    )
+
+
+def _barrier_taken(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(state, data["seat"], replace(side, lifted=_remove(side.lifted, card), hand=side.hand + (card,)))
+
+
+# ---------------------------------------------------------------- effect primitives
+
+
+def _creature_rested(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    return with_side(state, data["seat"], _swap_creature(side, replace(creature, rested=True)))
+
+
+def _creature_stood(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    creature = side.creature(data["creature"])
+    assert creature is not None
+    return with_side(state, data["seat"], _swap_creature(side, replace(creature, rested=False)))
+
+
+def _creature_returned(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["creature"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(
+            side,
+            field=tuple(c for c in side.field if c.id != card),
+            dice=_spend_cross(side, card),
+            hand=side.hand + (card,),
+            known=side.known | {card},
+        ),
+    )
+
+
+def _barrier_added(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    fort = data["fort"]
+    card = side.deck[0]
+    forts = tuple(pile + (card,) if f == fort else pile for f, pile in enumerate(side.forts))
+    return with_side(state, data["seat"], replace(side, deck=side.deck[1:], forts=forts))
+
+
+def _die_rerolled(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    dice = list(side.dice)
+    dice[data["die"]] = replace(dice[data["die"]], value=data["value"])
+    return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
+
+
+def _card_searched(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    card = data["card"]
+    return with_side(
+        state,
+        data["seat"],
+        replace(side, deck=_remove(side.deck, card), hand=side.hand + (card,), known=side.known | {card}),
+    )
+
+
+def _deck_shuffled(state: State, data: Mapping[str, Any]) -> State:
+    side = state.sides[data["seat"]]
+    return with_side(state, data["seat"], replace(side, deck=tuple(data["deck"])))
+
+
+EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
+    "GameStarted": _game_started,
+    "CardsDrawn": _cards_drawn,
+    "HandMulliganed": _hand_mulliganed,
+    "BarriersPlaced": _barriers_placed,
+    "TurnStarted": _turn_started,
+    "DiceRolled": _dice_rolled,
+    "PhaseChanged": _phase_changed,
+    "ResourcePlaced": _resource_placed,
+    "CardDiscarded": _card_discarded,
+    "DamageCleared": _damage_cleared,
+    "GameEnded": _game_ended,
+    "CreatureSummoned": _creature_summoned,
+    "SpellCast": _spell_cast,
+    "DieAssigned": _die_assigned,
+    "AbilityActivated": _ability_activated,
+    "CreatureMoved": _creature_moved,
+    "CreaturesSwitched": _creatures_switched,
+    "EffectsQueued": _effects_queued,
+    "PendingResolved": _pending_resolved,
+    "AttackDeclared": _attack_declared,
+    "AttackBlocked": _attack_blocked,
+    "AttackEnded": _attack_ended,
+    "CreatureDamaged": _creature_damaged,
+    "ShieldDamaged": _shield_damaged,
+    "CreatureDestroyed": _creature_destroyed,
+    "ShieldDestroyed": _shield_destroyed,
+    "BarrierBroken": _barrier_broken,
+    "FortDestroyed": _fort_destroyed,
+    "FortBurst": _fort_burst,
+    "BarrierTaken": _barrier_taken,
+    "CreatureRested": _creature_rested,
+    "CreatureStood": _creature_stood,
+    "CreatureReturned": _creature_returned,
+    "BarrierAdded": _barrier_added,
+    "DieRerolled": _die_rerolled,
+    "CardSearched": _card_searched,
+    "DeckShuffled": _deck_shuffled,
+}
+
+
+def evolve(state: State | None, event: GameEvent) -> State:
+    return EVOLVERS[event.type](state, event.data)
+
+
+# ---------------------------------------------------------------- derived stats
+
+
+def stats(side: Side, creature: Creature) -> tuple[int, int]:
+    """Current ATK and EDR (damage not subtracted): printed stats, the Dragocross
+    (+1/+1 and the printed bonus for its die) and [CONT] boosts."""
+    card: Card = card_of(creature.id)
+    atk, edr = card.atk, card.edr
+    if creature.cross is not None:
+        die = side.dice[creature.cross]
+        atk += 1
+        edr += 1
+        for bonus in card.cross:
+            if bonus.colour == die.colour and bonus.low <= die.value <= bonus.high:
+                atk += bonus.atk
+                edr += bonus.edr
+        for ability in card.abilities:
+            if ability.timing == "CONT" and ability.scope == "crossed":
+                atk += ability.atk
+                edr += ability.edr
+    for other in side.field:
+        if other.id == creature.id:
+            continue
+        for ability in card_of(other.id).abilities:
+            if ability.timing != "CONT":
+                continue
+            if ability.scope == "allies" or (ability.scope == "fort" and other.fort == creature.fort):
+                atk += ability.atk
+                edr += ability.edr
+    return atk, edr
+
+
+def remaining_edr(side: Side, creature: Creature) -> int:
+    return stats(side, creature)[1] - creature.damage

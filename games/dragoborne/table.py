@@ -1,0 +1,204 @@
+"""What each seat may see of a Dragoborne table: views, redacted events, the cards
+hidden from a seat, a re-deal of those cards (for bots and forks), and the
+material count the greedy bot plays by.
+
+Hidden: hands (but for cards the opponent has seen, such as a creature returned to
+hand or a searched card), every deck, every barrier (its owner too only sees one
+when it breaks). Public: dice, the field, resources, discard piles.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.base import GameEvent, outcome_of, replace
+from games.dragoborne.cards import card_of
+from games.dragoborne.state import Pending, Side, State, remaining_edr, stats
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state.phase != "over":
+        return None
+    scores = [1 if seat in state.winners else 0 for seat in range(len(state.sides))]
+    return outcome_of(state.winners, scores, state.reason)
+
+
+# ---------------------------------------------------------------- secrets
+
+
+def secrets(state: State, seat: int | None) -> frozenset[str]:
+    hidden: set[str] = set()
+    for owner, side in enumerate(state.sides):
+        hidden.update(side.deck)
+        for pile in side.forts:
+            hidden.update(pile)
+        if owner != seat:
+            hidden.update(card for card in side.hand if card not in side.known)
+            hidden.update(side.lifted)
+    return frozenset(hidden)
+
+
+def determinize(state: State, seat: int, rng: random.Random) -> State:
+    """Re-deal every card ``seat`` cannot see among the places it could be: its own deck
+    and barriers; the opponent's deck, barriers and unseen hand cards."""
+    sides = []
+    for owner, side in enumerate(state.sides):
+        unseen_hand = [] if owner == seat else [c for c in side.hand if c not in side.known]
+        pool = sorted(unseen_hand + list(side.deck) + [card for pile in side.forts for card in pile])
+        rng.shuffle(pool)  # sorted first, so the re-deal depends only on what the seat knows
+        dealt = iter(pool)
+        hand = tuple(next(dealt) if card in unseen_hand else card for card in side.hand) if unseen_hand else side.hand
+        deck = tuple(next(dealt) for _ in side.deck)
+        forts = tuple(tuple(next(dealt) for _ in pile) for pile in side.forts)
+        sides.append(replace(side, hand=hand, deck=deck, forts=forts))
+    return replace(state, sides=tuple(sides))
+
+
+# ---------------------------------------------------------------- views
+
+
+def _pending_view(item: Pending, seat: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": item.kind, "seat": item.seat}
+    if item.kind == "effect":
+        effect = item.effect
+        out.update(source=item.source, where=item.where, index=item.index, op=effect.op)
+    elif item.kind == "burst" and item.seat == seat:
+        out["source"] = item.source
+    return out
+
+
+def _side_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
+    side = state.sides[owner]
+    mine = owner == seat
+    colours = [card_of(b).colour for b in side.banners]
+    return {
+        "seat": owner,
+        "deck": len(side.deck),
+        "hand": list(side.hand) if mine else len(side.hand),
+        "known": [c for c in side.hand if c in side.known],
+        "forts": [
+            {
+                "banner": side.banners[f],
+                "colour": colours[f],
+                "barriers": len(side.forts[f]),
+                "destroyed": not side.forts[f],
+                "shield": side.shield_at(f),
+            }
+            for f in range(len(side.forts))
+        ],
+        "creatures": [
+            {
+                "id": c.id,
+                "card": card_of(c.id).key,
+                "fort": c.fort,
+                "rested": c.rested,
+                "damage": c.damage,
+                "atk": stats(side, c)[0],
+                "edr": stats(side, c)[1],
+                "cross": c.cross,
+                "moved": c.moved,
+            }
+            for c in side.field
+        ],
+        "resources": [{"id": r, "colour": card_of(r).colour, "rested": r in side.rested} for r in side.resources],
+        "dice": [
+            {
+                "colour": d.colour,
+                "value": d.value,
+                "use": d.use,
+                "fort": d.fort,
+                "creature": d.creature,
+                "damage": d.damage,
+            }
+            for d in side.dice
+        ],
+        "discard": list(side.discard),
+        "lifted": list(side.lifted) if mine else len(side.lifted),
+        "mulliganed": side.mulliganed,
+    }
+
+
+def view(state: State, seat: int | None, acting: frozenset[int]) -> dict[str, Any]:
+    return {
+        "you": seat,
+        "phase": state.phase,
+        "turn": state.turn,
+        "active": state.active,
+        "first": state.first,
+        "to_act": sorted(acting),
+        "decks": list(state.decks),
+        "attack": None if state.attack is None else {"creature": state.attack[0], "fort": state.attack[1]},
+        "pending": [_pending_view(item, seat) for item in state.pending],
+        "players": [_side_view(state, owner, seat) for owner in range(len(state.sides))],
+        "result": outcome(state),
+    }
+
+
+# ---------------------------------------------------------------- the event feed
+
+
+def redact(event: GameEvent, seat: int | None) -> GameEvent:
+    data = dict(event.data)
+    kind = event.type
+    owner = data.get("seat")
+    mine = seat is not None and owner == seat
+    if kind == "GameStarted":
+        data["decks"] = [len(deck) for deck in data["decks"]]
+    elif kind == "CardsDrawn" and not mine:
+        data["cards"] = len(data["cards"])
+    elif kind == "HandMulliganed":
+        data = {
+            "seat": owner,
+            "returned": len(data["returned"]),
+            "drawn": list(data["drawn"]) if mine else len(data["drawn"]),
+        }
+    elif kind == "BarriersPlaced":
+        data["forts"] = [len(pile) for pile in data["forts"]]
+    elif kind in ("BarrierBroken", "BarrierTaken") and not mine or kind == "BarrierAdded":
+        data.pop("card", None)
+    elif kind == "DeckShuffled":
+        data["deck"] = len(data["deck"])
+    elif kind == "EffectsQueued":
+        data["items"] = [
+            item if item[0] != "burst" or item[1] == seat else [item[0], item[1], None, item[3], item[4]]
+            for item in data["items"]
+        ]
+    else:
+        return event
+    return GameEvent(kind, data, event.seat)
+
+
+# ---------------------------------------------------------------- the greedy bot's yardstick
+
+
+def _material(state: State, seat: int) -> float:
+    side: Side = state.sides[seat]
+    standing = side.standing_forts()
+    power = 0.0
+    for creature in side.field:
+        atk = stats(side, creature)[0]
+        power += 1.0 + atk + max(remaining_edr(side, creature), 0) * 0.8 + (0.0 if creature.rested else 0.3)
+    # A die not yet assigned is worth a Dragoshield: its owner can still make it one. Counting
+    # it as nothing made ending a turn look better than using the dice.
+    shields = sum(1.0 + 0.4 * (d.value - d.damage) for d in side.dice if d.use in ("shield", "free"))
+    return (
+        6.0 * len(standing)
+        + 2.2 * sum(len(pile) for pile in side.forts)
+        + power
+        + shields
+        + 1.0 * len(side.hand)
+        + 0.8 * len(side.resources)
+    )
+
+
+def evaluate(state: State, seat: int) -> float:
+    if state.phase == "over":
+        if seat in state.winners:
+            return 1.0 / len(state.winners)
+        return 0.0
+    lead = _material(state, seat) - _material(state, 1 - seat)
+    if state.attack is not None and state.pending and state.pending[0].kind == "block":
+        lead += 1.5 if state.active == seat else -1.5
+    return 0.5 + 0.5 * math.tanh(lead / 25.0)

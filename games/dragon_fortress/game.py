@@ -1,0 +1,330 @@
+"""Dragon Fortress on the decider contract: setup, views, hidden information, scoring."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+
+from games.base import JSON, Action, GameBase, GameEvent, Option, State, outcome_of, replace
+from games.dragon_fortress import rules
+from games.dragon_fortress.cards import (
+    CALL_CARD,
+    COMMON_TYPES,
+    DRAGON_TYPES,
+    ESTATE_BONUS,
+    ESTATE_BONUS_SHARED,
+    FIRST_CALL_DEPTH,
+    FLAG_TYPE,
+    FORTRESS_BONUS,
+    GOLD_IDS,
+    GOLD_TYPE,
+    HAND_SIZE,
+    PHASES,
+    TYPE_OF,
+    TYPES,
+    UPGRADES,
+    in_play,
+    instance_ids,
+)
+from games.dragon_fortress.state import STEP_OVER, Table, dragon_at, evolve
+
+
+def common_cards(players: int) -> list[str]:
+    return [card for t in COMMON_TYPES for card in in_play(t, players)]
+
+
+def final_scores(table: Table) -> list[dict[str, int]]:
+    """Victory points plus the Estate bonus (shared on a two-way tie, none on a wider tie)
+    and the Fortress bonus (none on a tie), per seat."""
+    estate = [rules.estate_power(e.line) for e in table.estates]
+    fortress = [rules.fortress_power(e.line) for e in table.estates]
+    estate_leaders = [s for s, p in enumerate(estate) if p == max(estate)]
+    fortress_leaders = [s for s, p in enumerate(fortress) if p == max(fortress)]
+    out = []
+    for seat, e in enumerate(table.estates):
+        bonus_estate = 0
+        if seat in estate_leaders:
+            bonus_estate = {1: ESTATE_BONUS, 2: ESTATE_BONUS_SHARED}.get(len(estate_leaders), 0)
+        bonus_fortress = FORTRESS_BONUS if fortress_leaders == [seat] else 0
+        points = rules.victory_points(e)
+        out.append(
+            {
+                "victory_points": points,
+                "estate_bonus": bonus_estate,
+                "fortress_bonus": bonus_fortress,
+                "total": points + bonus_estate + bonus_fortress,
+            }
+        )
+    return out
+
+
+class DragonFortress(GameBase):
+    key = "dragon-fortress"
+    title = "Dragon Fortress"
+    summary = (
+        "Plant crops, build towers and defeat dragons: each player grows an Estate Line of "
+        "estate, gold and tower cards while dragons called from the common supply march "
+        "through it razing what they pass. The strongest Estate in victory and bonus points "
+        "wins when the Shadow Terror falls or a player plays the last card from hand."
+    )
+    min_players = 3
+    max_players = 4
+    options: tuple[Option, ...] = (
+        Option(
+            "deck",
+            "array",
+            None,
+            "Scenario and tutorial deals only: common supply card ids in the order to stack "
+            "them (top first, dealt round-robin before the supply); unlisted cards follow "
+            "in manifest order. A game started with it is not a fair deal.",
+            nullable=True,
+        ),
+    )
+    irreversible_types = frozenset({"GameSetUp", "CommonCardDrawn", "DragonCalled"})
+    unfair_options = ("deck",)
+
+    # --- setup -------------------------------------------------------------------------
+
+    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
+        deck = options.get("deck")
+        if deck is None:
+            return []
+        allowed = set(common_cards(players))
+        problems = [
+            f"deck entry {card!r} is not a common supply card in a {players}-player game"
+            for card in deck
+            if not isinstance(card, str) or card not in allowed
+        ]
+        seen: set[str] = set()
+        for card in deck:
+            if not isinstance(card, str):
+                continue
+            if card in seen:
+                problems.append(f"deck lists {card!r} twice")
+            seen.add(card)
+        return problems
+
+    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+        common = common_cards(players)
+        deck = options.get("deck")
+        if deck:
+            common = list(deck) + [card for card in common if card not in set(deck)]
+        else:
+            rng.shuffle(common)
+        dealt = HAND_SIZE * players
+        hands = [common[seat:dealt:players] for seat in range(players)]
+        supply = common[dealt:]
+        supply.insert(min(FIRST_CALL_DEPTH, len(supply)), CALL_CARD)
+        flags = instance_ids(FLAG_TYPE)
+        used = set(flags[:players]) | set(common) | {CALL_CARD}
+        used |= {
+            card
+            for t in TYPES
+            if t.group in ("gold", "phase", "upgrade", "dragon")
+            for card in in_play(t, players)
+        }
+        data: dict[str, JSON] = {
+            "players": players,
+            "options": dict(options),
+            "first": 0,
+            "flags": flags[:players],
+            "hands": hands,
+            "supply": supply,
+            "gold": in_play(GOLD_TYPE, players),
+            "phase_piles": {t.key: in_play(t, players) for t in PHASES},
+            "upgrade_piles": {t.key: in_play(t, players) for t in UPGRADES},
+            "dragons": [card for t in DRAGON_TYPES for card in in_play(t, players)],
+            "out": [card for card in TYPE_OF if card not in used],
+        }
+        return [GameEvent("GameSetUp", data, None)]
+
+    # --- the decider -------------------------------------------------------------------
+
+    def evolve(self, state: State | None, event: GameEvent) -> State:
+        return evolve(state, event)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        return rules.decide(state, seat, action, rng)
+
+    # --- hidden information ------------------------------------------------------------
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        table: Table = state
+        hidden = {card for card in table.supply if card != CALL_CARD}
+        for other, estate in enumerate(table.estates):
+            if other != seat:
+                hidden.update(card for card in estate.hand if card not in GOLD_IDS)
+        return frozenset(hidden)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """Re-deal the common cards ``seat`` cannot see (the supply, except the Call card whose
+        depth everyone saw, and the other hands, except their gold, drawn face up)."""
+        table: Table = state
+        pool = [card for card in table.supply if card != CALL_CARD]
+        for other, estate in enumerate(table.estates):
+            if other != seat:
+                pool.extend(card for card in estate.hand if card not in GOLD_IDS)
+        pool.sort()  # sorted first: the sample may depend on the rng, never on where the cards really are
+        rng.shuffle(pool)
+        cards = iter(pool)
+        supply = tuple(card if card == CALL_CARD else next(cards) for card in table.supply)
+        estates = tuple(
+            estate
+            if other == seat
+            else replace(
+                estate, hand=tuple(card if card in GOLD_IDS else next(cards) for card in estate.hand)
+            )
+            for other, estate in enumerate(table.estates)
+        )
+        return replace(table, supply=supply, estates=estates)
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        table: Table = state
+        players = []
+        for other, estate in enumerate(table.estates):
+            line = estate.line
+            at = dragon_at(line)
+            dragon = None
+            if at is not None:
+                kind = TYPE_OF[line[at]]
+                dragon = {
+                    "card": line[at],
+                    "position": at,
+                    "damage": rules.damage(line, at),
+                    "strength": kind.strength,
+                }
+            players.append(
+                {
+                    "seat": other,
+                    "flag": estate.flag,
+                    "line": list(line),
+                    "hand": list(estate.hand) if other == seat else None,
+                    "hand_count": len(estate.hand),
+                    "hand_gold": [card for card in estate.hand if card in GOLD_IDS],
+                    "fresh_gold": estate.fresh_gold,
+                    "trophies": list(estate.trophies),
+                    "phase": PHASES[estate.reached - 1].key if estate.reached else None,
+                    "estate_power": rules.estate_power(line),
+                    "fortress_power": rules.fortress_power(line),
+                    "gold_power": rules.gold_power(line),
+                    "victory_points": rules.victory_points(estate),
+                    "purchases": {u.key: n for u, n in zip(UPGRADES, estate.bought, strict=True)},
+                    "purchased_last_turn": estate.bought_last_turn,
+                    "dragon": dragon,
+                }
+            )
+        pending = table.pending
+        return {
+            "you": seat,
+            "step": table.step,
+            "turn": table.turn,
+            "turns_played": table.turns,
+            "players": players,
+            "supply": {
+                "count": len(table.supply),
+                "call_depth": table.supply.index(CALL_CARD) if CALL_CARD in table.supply else None,
+            },
+            "gold_supply": len(table.gold),
+            "piles": {
+                **{t.key: len(p) for t, p in zip(PHASES, table.phase_piles, strict=True)},
+                **{t.key: len(p) for t, p in zip(UPGRADES, table.upgrade_piles, strict=True)},
+            },
+            "dragons": list(table.dragons),
+            "out_of_game": list(table.out),
+            "pending": None
+            if pending is None
+            else {"dragon": pending.dragon, "tower": pending.tower, "steps_left": pending.steps_left},
+            "scores": final_scores(table) if table.step == STEP_OVER else None,
+            "legal_actions": rules.legal_actions(table, seat) if seat is not None else [],
+        }
+
+    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
+        if event.type == "CommonCardDrawn" and event.seat != seat:
+            return GameEvent(event.type, {"card": None}, event.seat)
+        if event.type == "GameSetUp":
+            data = dict(event.data)
+            supply = list(data["supply"])
+            data["hands"] = [
+                list(hand) if index == seat else len(hand) for index, hand in enumerate(data["hands"])
+            ]
+            data["supply"] = {
+                "count": len(supply),
+                "call_depth": supply.index(CALL_CARD) if CALL_CARD in supply else None,
+            }
+            data["options"] = {
+                name: (len(value) if name == "deck" and value else value)
+                for name, value in dict(data["options"]).items()
+            }
+            return GameEvent(event.type, data, event.seat)
+        return event
+
+    # --- the end -----------------------------------------------------------------------
+
+    def outcome(self, state: State) -> dict[str, JSON] | None:
+        table: Table = state
+        if table.step != STEP_OVER:
+            return None
+        totals = [s["total"] for s in final_scores(table)]
+        best = max(totals)
+        winners = [seat for seat, total in enumerate(totals) if total == best]
+        if table.result == "terror":
+            reason = f"Seat {table.ender} defeated the Shadow Terror"
+        else:
+            reason = f"Seat {table.ender} played the last card from hand"
+        return outcome_of(winners, totals, reason)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """A projected score for every seat (points on the table, the bonuses as they stand,
+        and a discounted value for hand, gold, phases and the dragon's threat), squashed to
+        [0, 1] around the margin over the best opponent."""
+        table: Table = state
+        if table.step == STEP_OVER:
+            result = self.outcome(table)
+            assert result is not None
+            return 1.0 / len(result["winners"]) if seat in result["winners"] else 0.0
+        projected = [_projection(table, other) for other in range(table.players)]
+        estate = [rules.estate_power(e.line) for e in table.estates]
+        fortress = [rules.fortress_power(e.line) for e in table.estates]
+        for other in range(table.players):
+            if estate[other] == max(estate):
+                projected[other] += 0.6 * ESTATE_BONUS / estate.count(max(estate))
+            if fortress[other] == max(fortress):
+                projected[other] += 0.6 * FORTRESS_BONUS / fortress.count(max(fortress))
+        rival = max(p for other, p in enumerate(projected) if other != seat)
+        return 1.0 / (1.0 + math.exp(-(projected[seat] - rival) / 6.0))
+
+
+def _projection(table: Table, seat: int) -> float:
+    estate = table.estates[seat]
+    line = estate.line
+    value = float(rules.victory_points(estate))
+    value += 0.5 * rules.estate_power(line) + 0.35 * rules.fortress_power(line)
+    value += 1.2 * min(rules.gold_power(line), 3) + 1.5 * estate.reached
+    for card in estate.hand:
+        kind = TYPE_OF[card]
+        value += 0.3 * kind.estate_power + 0.2 * kind.shots + (0.5 if card in GOLD_IDS else 0.0)
+    at = dragon_at(line)
+    if at is not None:
+        dragon = TYPE_OF[line[at]]
+        left = dragon.strength - rules.damage(line, at)
+        threatened = sum(
+            TYPE_OF[card].victory_points + 0.5 * TYPE_OF[card].estate_power
+            for card in line[:at]
+            if rules.razes(dragon, TYPE_OF[card])
+        )
+        value -= 0.5 * threatened
+        if left <= 0:
+            value += dragon.victory_points
+        else:
+            value += dragon.victory_points / (1 + left)
+    return value
+
+
+GAME = DragonFortress()

@@ -1,0 +1,248 @@
+"""The table of Fortress (royals in hand) and how each event changes it.
+
+``evolve`` has one case per event type, checks nothing and draws nothing: every
+choice and every card that came off the deck is written in the event by
+``setup``/``decide``.
+
+Hands are tuples read left to right as their owner holds them: index 0 is the
+left end, the last index the right end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from games.base import GameEvent, replace
+from games.fortress_royals.deck import DECK
+
+# Phases of play, in the order a round goes through them.
+FIRST_DRAW = "first_draw"  # only inside setup: ties are redrawn before anyone acts
+CHOOSE_FIRST = "choose_first"  # the high card (or the round's lowest scorer) names the first player
+ARRANGE = "arrange"  # everyone holds two dealt cards and may swap them
+FORTIFY = "fortify"  # draws in turn, each placed at an end
+REARRANGE = "rearrange"  # everyone may move one card anywhere, or keep the hand
+ATTACK = "attack"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    target: int | None
+    rounds: int | None
+    orders: tuple[tuple[str, ...], ...]
+    phase: str = FIRST_DRAW
+    round: int = 0
+    direction: int = 1  # +1 clockwise (to the left), -1 counter-clockwise
+    even: bool = False  # the two-player Even Round, played on the undealt deck
+    first: int | None = None
+    chooser: int | None = None
+    turn: int | None = None
+    waiting: frozenset[int] = frozenset()
+    hands: tuple[tuple[str, ...], ...] = ()
+    revealed: frozenset[str] = frozenset()
+    pending: str | None = None  # the card the seat to act drew and has not placed yet
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    captured: tuple[tuple[str, ...], ...] = ()
+    set_aside: tuple[str, ...] = DECK  # cards out of the current round (in the box before round 1)
+    passes: int = 0  # consecutive passes
+    shuffles: int = 0
+    hands_shown: bool = False  # after a round's tally, until the next round starts
+    first_draws: tuple[tuple[str | None, ...], ...] = ()
+    scores: tuple[int, ...] = ()
+    round_points: tuple[tuple[int, ...], ...] = ()
+    round_end: str | None = None
+    winners: tuple[int, ...] = ()
+    result: str | None = None
+
+    def copy_with(self, **changes: Any) -> State:
+        """A copy with ``changes``: ``dataclasses.replace`` without re-running ``__init__``,
+        which folds are too hot for."""
+        return replace(self, **changes)
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.direction) % self.players
+
+    def with_hand(self, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+        return self.hands[:seat] + (hand,) + self.hands[seat + 1 :]
+
+
+def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
+    players = data["players"]
+    return State(
+        players=players,
+        target=data["target"],
+        rounds=data["rounds"],
+        orders=tuple(tuple(order) for order in data["orders"]),
+        hands=((),) * players,
+        captured=((),) * players,
+        scores=(0,) * players,
+    )
+
+
+def _first_cards_drawn(state: State, data: Mapping[str, Any]) -> State:
+    high = data["high"]
+    draws = state.first_draws + (tuple(data["cards"]),)
+    if len(high) == 1:
+        return state.copy_with(first_draws=draws, chooser=high[0], phase=CHOOSE_FIRST)
+    return state.copy_with(first_draws=draws)
+
+
+def _first_player_chosen(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(first=data["seat"], chooser=None)
+
+
+def _round_started(state: State, data: Mapping[str, Any]) -> State:
+    left_over = [card for hand in state.hands for card in hand]
+    left_over += state.discard
+    left_over += [card for pile in state.captured for card in pile]
+    return state.copy_with(
+        round=data["round"],
+        direction=data["direction"],
+        even=data["even"],
+        phase=ARRANGE,
+        turn=state.first,
+        waiting=frozenset(range(state.players)),
+        hands=((),) * state.players,
+        captured=((),) * state.players,
+        discard=(),
+        set_aside=state.set_aside + tuple(left_over),
+        revealed=frozenset(),
+        pending=None,
+        passes=0,
+        hands_shown=False,
+        first_draws=(),
+        round_end=None,
+    )
+
+
+def _deck_shuffled(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(deck=tuple(data["deck"]), set_aside=(), shuffles=state.shuffles + 1)
+
+
+def _cards_dealt(state: State, data: Mapping[str, Any]) -> State:
+    cards = tuple(data["cards"])
+    return state.copy_with(
+        hands=state.with_hand(data["seat"], cards),
+        deck=tuple(card for card in state.deck if card not in cards),
+    )
+
+
+def _dealt_cards_arranged(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    hands = state.with_hand(seat, state.hands[seat][::-1]) if data["swapped"] else state.hands
+    waiting = state.waiting - {seat}
+    return state.copy_with(hands=hands, waiting=waiting, phase=state.phase if waiting else FORTIFY)
+
+
+def _card_drawn(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(pending=data["card"], deck=state.deck[1:])
+
+
+def _card_placed(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    drawn = (cast(str, state.pending),)
+    hand = drawn + state.hands[seat] if data["end"] == "left" else state.hands[seat] + drawn
+    return state.copy_with(hands=state.with_hand(seat, hand), pending=None, turn=state.next_seat(seat), passes=0)
+
+
+def _draws_completed(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(phase=REARRANGE, turn=None, waiting=frozenset(range(state.players)))
+
+
+def _hand_finalized(state: State, data: Mapping[str, Any]) -> State:
+    seat = data["seat"]
+    hands = state.hands
+    if data["move"] is not None:
+        source, destination = data["move"]
+        hand = list(hands[seat])
+        hand.insert(destination, hand.pop(source))
+        hands = state.with_hand(seat, tuple(hand))
+    waiting = state.waiting - {seat}
+    if waiting:
+        return state.copy_with(hands=hands, waiting=waiting)
+    return state.copy_with(hands=hands, waiting=waiting, phase=ATTACK, turn=state.first, passes=0)
+
+
+def _attack_resolved(state: State, data: Mapping[str, Any]) -> State:
+    seat, target = data["seat"], data["target"]
+    attack = set(data["cards"])
+    broken = set(data["broken"])
+    hands = list(state.hands)
+    hands[seat] = tuple(card for card in hands[seat] if card not in attack)
+    hands[target] = tuple(card for card in hands[target] if card not in broken)
+    captured = list(state.captured)
+    captured[seat] += tuple(data["captured_by_attacker"])
+    captured[target] += tuple(data["captured_by_defender"])
+    return state.copy_with(
+        hands=tuple(hands),
+        captured=tuple(captured),
+        discard=state.discard + tuple(data["discarded"]),
+        revealed=(state.revealed - broken - attack) | set(data["revealed"]),
+        turn=state.next_seat(seat),
+        passes=0,
+    )
+
+
+def _ace_discarded(state: State, data: Mapping[str, Any]) -> State:
+    seat, ace = data["seat"], data["card"]
+    hand = tuple(card for card in state.hands[seat] if card != ace)
+    return state.copy_with(
+        hands=state.with_hand(seat, hand),
+        discard=state.discard + (ace,),
+        revealed=state.revealed - {ace},
+    )
+
+
+def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(turn=state.next_seat(data["seat"]), passes=state.passes + 1)
+
+
+def _done_called(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(round_end=f"seat {data['seat']} called done")
+
+
+def _round_ended(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(
+        phase=CHOOSE_FIRST,
+        chooser=data["chooser"],
+        turn=None,
+        waiting=frozenset(),
+        pending=None,
+        hands_shown=True,
+        scores=tuple(data["scores"]),
+        round_points=state.round_points + (tuple(data["points"]),),
+        round_end=data["reason"],
+    )
+
+
+def _game_won(state: State, data: Mapping[str, Any]) -> State:
+    return state.copy_with(phase=OVER, chooser=None, winners=tuple(data["winners"]), result=data["reason"])
+
+
+EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
+    "GameStarted": _game_started,
+    "FirstCardsDrawn": _first_cards_drawn,
+    "FirstPlayerChosen": _first_player_chosen,
+    "RoundStarted": _round_started,
+    "DeckShuffled": _deck_shuffled,
+    "CardsDealt": _cards_dealt,
+    "DealtCardsArranged": _dealt_cards_arranged,
+    "CardDrawn": _card_drawn,
+    "CardPlaced": _card_placed,
+    "DrawsCompleted": _draws_completed,
+    "HandFinalized": _hand_finalized,
+    "AttackResolved": _attack_resolved,
+    "AceDiscarded": _ace_discarded,
+    "TurnPassed": _turn_passed,
+    "DoneCalled": _done_called,
+    "RoundEnded": _round_ended,
+    "GameWon": _game_won,
+}
+
+
+def evolve(state: State | None, event: GameEvent) -> State:
+    return EVOLVERS[event.type](state, event.data)

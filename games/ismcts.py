@@ -1,0 +1,204 @@
+"""Information-set Monte Carlo tree search (single observer, SO-ISMCTS).
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012):
+one tree over the searching seat's information set. Every iteration samples a
+full state the seat cannot tell from the real one (``game.determinize``), walks
+the tree choosing among the actions legal in that sample (UCB1 with
+availability counts, since an action exists only in the samples where it is
+legal), adds one node, plays random moves up to a depth cap, scores the leaf
+(the outcome when the game ended, else ``game.evaluate`` per seat) and credits
+each edge with the score of the seat that took it.
+
+Pure like the rest of ``games/``: no I/O and no clock. The budget is a number of
+iterations (per game kind, calibrated with ``python -m bench.bots --calibrate``
+so that a move takes about 300 ms); a caller that owns a clock may also pass
+``deadline``, a callable that says when to stop.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from games.base import Action, Game, IllegalAction, State
+
+# Iterations per move, per game kind, so that a typical move takes about 300 ms on
+# the reference machine (CPU time on the team's two-core box; see ``bench.bots --calibrate``).
+# Recalibrated 2026-11-22: the box measured about 1.5x slower per iteration than before.
+ITERATIONS: dict[str, int] = {
+    "dragoborne": 130,
+    "fortress-royals": 627,
+    "fortress-siege": 642,
+    "stomping-grounds": 194,
+}
+DEFAULT_ITERATIONS = 300
+ROLLOUT_DEPTH = 12
+EXPLORATION = 0.7
+
+Key = tuple[int, str]
+
+
+_KEYS = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
+def action_key(action: Action) -> str:
+    """The canonical JSON of an action: equal actions get equal keys."""
+    return _KEYS.encode(action)
+
+
+@dataclass(eq=False)
+class Node:
+    """One edge of the tree and the node it leads to: how often it was available,
+    visited, and the total score of the seat whose action it is."""
+
+    visits: int = 0
+    available: int = 0
+    total: float = 0.0
+    children: dict[Key, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        if self.visits == 0:
+            return math.inf
+        return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+
+
+def ismcts_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
+    """The ``ismcts`` bot at its default budget for ``game``."""
+    return search(game, state, seat, rng)
+
+
+def search(
+    game: Game,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    iterations: int | None = None,
+    deadline: Callable[[], bool] | None = None,
+    rollout_depth: int = ROLLOUT_DEPTH,
+    exploration: float = EXPLORATION,
+) -> Action:
+    """The action for ``seat`` after ``iterations`` (or until ``deadline()`` is true).
+
+    ``state`` is the true state, but it is read only through
+    ``game.determinize(state, seat, ·)`` and ``game.legal_actions(state, seat)``:
+    nothing the seat could not know reaches the choice.
+    """
+    legal = game.legal_actions(state, seat)
+    if len(legal) <= 1:
+        return legal[0]
+    budget = iterations if iterations is not None else ITERATIONS.get(game.key, DEFAULT_ITERATIONS)
+    root = Node()
+    for _ in range(budget):
+        if deadline is not None and deadline():
+            break
+        _iterate(game, game.determinize(state, seat, rng), seat, root, rng, rollout_depth, exploration)
+    return _most_visited(root, seat, legal)
+
+
+def _iterate(
+    game: Game,
+    world: State,
+    seat: int,
+    root: Node,
+    rng: random.Random,
+    rollout_depth: int,
+    exploration: float,
+) -> None:
+    path: list[tuple[Node, int]] = []
+    node = root
+    acting: int | None = seat
+    expanded = False
+    while acting is not None and not expanded:
+        legal = game.legal_actions(world, acting)
+        if not legal:
+            break
+        keyed = [((acting, action_key(action)), action) for action in legal]
+        untried = []
+        for key, action in keyed:
+            child = node.children.get(key)
+            if child is None:
+                untried.append((key, action))
+            else:
+                child.available += 1
+        if untried:
+            key, action = untried[rng.randrange(len(untried))]
+            child = node.children[key] = Node(available=1)
+            expanded = True
+        else:
+            key, action = max(keyed, key=lambda pair: node.children[pair[0]].ucb(exploration))
+            child = node.children[key]
+        world = _apply(game, world, acting, action, rng)
+        if world is None:
+            return
+        path.append((child, acting))
+        node = child
+        acting = _next_actor(game, world)
+    for _ in range(rollout_depth):
+        if acting is None:
+            break
+        legal = game.legal_actions(world, acting)
+        if not legal:
+            break
+        after = _apply(game, world, acting, legal[rng.randrange(len(legal))], rng)
+        if after is None:
+            break
+        world = after
+        acting = _next_actor(game, world)
+    score = _scorer(game, world)
+    for child, actor in path:
+        child.visits += 1
+        child.total += score(actor)
+
+
+def _next_actor(game: Game, world: State) -> int | None:
+    """Who acts next in a simulation: the lowest seat to act, as the service would
+    pick first; None once the game is over or nobody may act."""
+    if game.outcome(world) is not None:
+        return None
+    seats = game.to_act(world)
+    return min(seats) if seats else None
+
+
+def _apply(game: Game, world: State, seat: int, action: Action, rng: random.Random) -> State | None:
+    """The state after ``action``; None if the game refuses an action it listed
+    (a game bug: the simulation stops there rather than crash the bot)."""
+    try:
+        events = game.decide(world, seat, action, rng)
+    except IllegalAction:
+        return None
+    for event in events:
+        world = game.evolve(world, event)
+    return world
+
+
+def _scorer(game: Game, world: State) -> Callable[[int], float]:
+    """Each seat's score of a leaf, computed once per seat on demand: 1/len(winners)
+    or 0 at the end of the game, else ``evaluate``."""
+    result = game.outcome(world)
+    cache: dict[int, float] = {}
+
+    def score(seat: int) -> float:
+        if seat not in cache:
+            if result is None:
+                cache[seat] = game.evaluate(world, seat)
+            else:
+                winners = result["winners"]
+                cache[seat] = 1.0 / len(winners) if seat in winners else 0.0
+        return cache[seat]
+
+    return score
+
+
+def _most_visited(root: Node, seat: int, legal: list[Action]) -> Action:
+    """The most visited of the actions legal now (ties: the better mean, then list order)."""
+
+    def rank(action: Action) -> tuple[int, float]:
+        child = root.children.get((seat, action_key(action)))
+        if child is None or child.visits == 0:
+            return (0, 0.0)
+        return (child.visits, child.total / child.visits)
+
+    return max(legal, key=rank)

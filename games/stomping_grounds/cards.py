@@ -1,0 +1,171 @@
+"""The card data: four pre-made 60-card decks, one JSON file per dragon in ``decks/``.
+
+Cards are data. An effect is a list of primitives (``{"op", "n", "target"}``) that
+``effects.py`` interprets; no card name appears in the rules code. A printed set could
+replace the files without touching the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+CARD_TYPES = ("realm", "challenge", "hoard", "action")
+COLOURS = ("red", "white", "blue")
+OPS = frozenset(
+    {
+        "burn",
+        "stash",
+        "draw",
+        "junk",
+        "return",
+        "raze",
+        "move_dragon",
+        "luck",
+        "draw_luck",
+        "roam",
+        "cancel",
+        "search",
+    }
+)
+TARGETS = frozenset({"self", "controller", "active", "opponents"})
+TRIGGERS = frozenset({"your_start", "each_start", "your_end", "each_end"})
+TIMINGS = frozenset({"reclaim", "challenge", "opponent"})
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str
+    n: int
+    target: str
+    card_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    slug: str
+    name: str
+    type: str
+    deck: str
+    cost: int
+    luck: int
+    text: str
+    kind: str | None = None
+    border: str | None = None
+    colour: str | None = None
+    number: int | None = None
+    effect: tuple[Effect, ...] = ()
+    landing: tuple[Effect, ...] = ()
+    trigger_when: str | None = None
+    trigger: tuple[Effect, ...] = ()
+    bonus_colour: str | None = None
+    bonus_luck: int = 0
+    roam: int = 0
+    requires: str | None = None
+    timing: str = "reclaim"
+    play_on_kind: str | None = None
+    play_on_unoccupied: bool = False
+
+
+def _effects(raw: list[dict[str, Any]]) -> tuple[Effect, ...]:
+    out = []
+    for item in raw:
+        if item["op"] not in OPS or item["target"] not in TARGETS:
+            raise ValueError(f"unknown effect {item}")
+        if item["op"] == "search" and item.get("card_type") not in ("realm", "hoard"):
+            raise ValueError(f"a search finds a realm or a hoard, not {item.get('card_type')!r}")
+        out.append(Effect(item["op"], int(item["n"]), item["target"], item.get("card_type")))
+    return tuple(out)
+
+
+def _card(raw: dict[str, Any], deck: str) -> Card:
+    if raw["type"] not in CARD_TYPES:
+        raise ValueError(f"unknown card type {raw['type']!r}")
+    trigger = raw.get("trigger") or {}
+    if trigger and trigger["when"] not in TRIGGERS:
+        raise ValueError(f"unknown trigger {trigger['when']!r}")
+    bonus = raw.get("bonus") or {}
+    play_on = raw.get("play_on") or {}
+    timing = raw.get("timing", "reclaim")
+    if timing not in TIMINGS:
+        raise ValueError(f"unknown timing {timing!r}")
+    return Card(
+        slug=raw["slug"],
+        name=raw["name"],
+        type=raw["type"],
+        deck=deck,
+        cost=int(raw["cost"]),
+        luck=int(raw["luck"]),
+        text=raw["text"],
+        kind=raw.get("kind"),
+        border=raw.get("border"),
+        colour=raw.get("colour"),
+        number=raw.get("number"),
+        effect=_effects(raw.get("effect", [])),
+        landing=_effects(raw.get("landing", [])),
+        trigger_when=trigger.get("when"),
+        trigger=_effects(trigger.get("effect", [])),
+        bonus_colour=bonus.get("colour"),
+        bonus_luck=int(bonus.get("luck", 0)),
+        roam=int(raw.get("roam", 0)),
+        requires=raw.get("requires"),
+        timing=timing,
+        play_on_kind=play_on.get("kind"),
+        play_on_unoccupied=bool(play_on.get("unoccupied", False)),
+    )
+
+
+def _load() -> tuple[dict[str, Card], dict[str, tuple[str, ...]], dict[str, dict[str, str]]]:
+    cards: dict[str, Card] = {}
+    decks: dict[str, tuple[str, ...]] = {}
+    about: dict[str, dict[str, str]] = {}
+    folder = resources.files(__package__).joinpath("decks")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        raw = json.loads(entry.read_text(encoding="utf-8"))
+        key = raw["key"]
+        order: list[str] = []
+        for item in raw["cards"]:
+            card = _card(item, key)
+            if card.slug in cards:
+                raise ValueError(f"card {card.slug!r} appears in two decks")
+            cards[card.slug] = card
+            order += [card.slug] * int(item["count"])
+        if len(order) != 60:
+            raise ValueError(f"deck {key!r} has {len(order)} cards, not 60")
+        decks[key] = tuple(order)
+        about[key] = {"dragon": raw["dragon"], "description": raw["description"]}
+    return cards, decks, about
+
+
+CARDS, DECKS, DECK_INFO = _load()
+DECK_KEYS: tuple[str, ...] = tuple(DECKS)
+
+
+def deck_ids(seat: int, key: str) -> list[str]:
+    """The instance ids of one seat's deck, in list order: ``s0-red-dragonscale-2``."""
+    seen: dict[str, int] = {}
+    out = []
+    for slug in DECKS[key]:
+        seen[slug] = seen.get(slug, 0) + 1
+        out.append(f"s{seat}-{slug}-{seen[slug]}")
+    return out
+
+
+_BY_ID: dict[str, Card] = {
+    card_id: CARDS[card_id.split("-", 1)[1].rsplit("-", 1)[0]]
+    for seat in range(4)
+    for key in DECKS
+    for card_id in deck_ids(seat, key)
+}
+
+
+def card(card_id: str) -> Card:
+    return _BY_ID[card_id]
+
+
+def slug_of(card_id: str) -> str:
+    return _BY_ID[card_id].slug

@@ -1,0 +1,377 @@
+"""``evolve``: one case per event type; no checks, no randomness, only bookkeeping."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.base import GameEvent, replace
+
+from .state import Item, Owed, Player, Pos, Realm, State
+
+Data = Mapping[str, Any]
+
+
+def _pos(raw: Any) -> Pos:
+    return (int(raw[0]), int(raw[1]))
+
+
+def _player(state: State, seat: int, **changes: Any) -> State:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def _paid(state: State, amount: int = 1) -> State:
+    """The head choice is (partly) made."""
+    head = state.owed[0]
+    if head.count > amount:
+        return replace(state, owed=(replace(head, count=head.count - amount), *state.owed[1:]))
+    return replace(state, owed=state.owed[1:])
+
+
+def _settles(state: State, data: Data, amount: int = 1) -> State:
+    return _paid(state, amount) if data.get("settles") else state
+
+
+def _from_top(player: Player, count: int) -> dict[str, Any]:
+    """Deck changes for taking ``count`` cards off the top."""
+    deck = player.deck[count:]
+    return {"deck": deck, "known_bottom": min(player.known_bottom, len(deck))}
+
+
+def _remove(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
+def _top_off(pile: tuple[str, ...], count: int) -> tuple[str, ...]:
+    return pile[: len(pile) - count]
+
+
+def _game_started(state: State | None, data: Data, seat: int | None) -> State:
+    players = tuple(
+        Player(deck_key=key, deck=tuple(order)) for key, order in zip(data["decks"], data["orders"], strict=True)
+    )
+    return State(players=players, realms=(), turn_limit=int(data["turn_limit"]))
+
+
+def _luck_drawn(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    return _player(state, data["seat"], junk=(*player.junk, data["card"]), **_from_top(player, 1))
+
+
+def _first_player_chosen(state: State, data: Data, seat: int | None) -> State:
+    return replace(state, first=data["seat"], active=data["seat"])
+
+
+def _choices_owed(state: State, data: Data, seat: int | None) -> State:
+    owed = tuple(Owed(int(s), kind, int(count), detail) for s, kind, count, detail in data["choices"])
+    return replace(state, owed=state.owed + owed)
+
+
+def _choice_skipped(state: State, data: Data, seat: int | None) -> State:
+    return replace(state, owed=state.owed[1:])
+
+
+def _realm_played(state: State, data: Data, seat: int | None) -> State:
+    who, card = data["seat"], data["card"]
+    player = state.players[who]
+    if data["source"] == "deck":
+        deck = _remove(player.deck, card)
+        state = _player(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)))
+    else:
+        state = _player(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
+    state = replace(state, realms=(*state.realms, Realm(card=card, owner=who, at=_pos(data["at"]))))
+    return _settles(state, data)
+
+
+def _deck_shuffled(state: State, data: Data, seat: int | None) -> State:
+    return _player(state, data["seat"], deck=tuple(data["order"]), known_bottom=0)
+
+
+def _cards_drawn(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    cards = tuple(data["cards"])
+    known_from = len(player.deck) - player.known_bottom
+    seen = {c for i, c in enumerate(cards) if i >= known_from}
+    return _player(
+        state,
+        data["seat"],
+        hand=player.hand + cards,
+        seen_in_hand=player.seen_in_hand | seen,
+        **_from_top(player, len(cards)),
+    )
+
+
+def _dragon_placed(state: State, data: Data, seat: int | None) -> State:
+    return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
+
+
+def _turn_began(state: State, data: Data, seat: int | None) -> State:
+    players = tuple(replace(p, luck_bonus=0, extra_luck=0) for p in state.players)
+    return replace(
+        state,
+        players=players,
+        active=data["seat"],
+        turn=data["turn"],
+        phase="start",
+        path=(),
+        roamed=(),
+        dueled=(),
+        attempted=False,
+    )
+
+
+def _phase_began(state: State, data: Data, seat: int | None) -> State:
+    phase = data["phase"]
+    if phase == "flight":
+        dragon = state.players[state.active].dragon
+        return replace(state, phase=phase, path=(dragon,) if dragon else ())
+    return replace(state, phase=phase)
+
+
+def _cards_stashed(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    cards = tuple(data["cards"])
+    return _player(state, data["seat"], stash=player.stash + cards, **_from_top(player, len(cards)))
+
+
+def _cost_paid(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    cards = tuple(data["cards"])
+    return _player(state, data["seat"], stash=_top_off(player.stash, len(cards)), junk=player.junk + cards)
+
+
+def _open_window(state: State, seat: int) -> State:
+    return replace(state, priority=(seat + 1) % state.count, passes=1)
+
+
+def _challenge_attempted(state: State, data: Data, seat: int | None) -> State:
+    item = Item(kind="challenge", seat=data["seat"], at=_pos(data["at"]))
+    return _open_window(replace(state, stack=(*state.stack, item), attempted=True), data["seat"])
+
+
+def _from_hand(state: State, who: int, card: str) -> State:
+    player = state.players[who]
+    return _player(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
+
+
+def _action_played(state: State, data: Data, seat: int | None) -> State:
+    state = _from_hand(state, data["seat"], data["card"])
+    item = Item(kind="action", seat=data["seat"], card=data["card"])
+    return _open_window(replace(state, stack=(*state.stack, item)), data["seat"])
+
+
+def _hoard_played(state: State, data: Data, seat: int | None) -> State:
+    who, card = data["seat"], data["card"]
+    if data.get("source") == "deck":
+        player = state.players[who]
+        deck = _remove(player.deck, card)
+        state = _player(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)))
+    else:
+        state = _from_hand(state, who, card)
+    return _settles(_player(state, who, hoard=(*state.players[who].hoard, card)), data)
+
+
+def _challenge_placed(state: State, data: Data, seat: int | None) -> State:
+    who, card = data["seat"], data["card"]
+    state = _from_hand(state, who, card)
+    index = state.where[_pos(data["at"])]
+    realms = list(state.realms)
+    realms[index] = replace(realms[index], challenge=card, controller=who)
+    return replace(state, realms=tuple(realms))
+
+
+def _passed(state: State, data: Data, seat: int | None) -> State:
+    return replace(state, priority=(data["seat"] + 1) % state.count, passes=state.passes + 1)
+
+
+def _window_closed(state: State, data: Data, seat: int | None) -> State:
+    return replace(state, priority=None, passes=0)
+
+
+def _item_resolved(state: State, data: Data, seat: int | None) -> State:
+    item = state.stack[-1]
+    state = replace(state, stack=state.stack[:-1])
+    if item.kind == "action" and item.card is not None:
+        state = _player(state, item.seat, junk=(*state.players[item.seat].junk, item.card))
+    return state
+
+
+def _challenge_cancelled(state: State, data: Data, seat: int | None) -> State:
+    stack = list(state.stack)
+    stack[data["index"]] = replace(stack[data["index"]], cancelled=True)
+    return replace(state, stack=tuple(stack))
+
+
+def _nothing(state: State, data: Data, seat: int | None) -> State:
+    return state
+
+
+def _duel_declared(state: State, data: Data, seat: int | None) -> State:
+    item = Item(kind="duel", seat=data["seat"], opponent=data["opponent"], colour=data["colour"])
+    state = replace(state, stack=(*state.stack, item), dueled=(*state.dueled, data["opponent"]))
+    return _open_window(state, data["seat"])
+
+
+def _cards_burned(state: State, data: Data, seat: int | None) -> State:
+    who, pile = data["seat"], data["pile"]
+    player = state.players[who]
+    cards = tuple(data["cards"])
+    burned = player.burned + cards
+    if pile == "deck":
+        state = _player(state, who, burned=burned, **_from_top(player, len(cards)))
+    elif pile == "hand":
+        state = _player(
+            state,
+            who,
+            burned=burned,
+            hand=_remove(player.hand, cards[0]),
+            seen_in_hand=player.seen_in_hand - {cards[0]},
+        )
+    else:
+        state = _player(state, who, burned=burned, **{pile: _top_off(getattr(player, pile), len(cards))})
+    return _settles(state, data, len(cards))
+
+
+def _stash_junked(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    cards = tuple(data["cards"])
+    return _player(state, data["seat"], stash=_top_off(player.stash, len(cards)), junk=player.junk + cards)
+
+
+def _burn_returned(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    cards = tuple(data["cards"])
+    return _player(state, data["seat"], burned=_top_off(player.burned, len(cards)), junk=player.junk + cards)
+
+
+def _realm_razed(state: State, data: Data, seat: int | None) -> State:
+    index = state.where[_pos(data["at"])]
+    realms = list(state.realms)
+    realms[index] = replace(realms[index], razed=True)
+    return _settles(replace(state, realms=tuple(realms)), data)
+
+
+def _dragon_moved(state: State, data: Data, seat: int | None) -> State:
+    return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
+
+
+def _challenge_roamed(state: State, data: Data, seat: int | None) -> State:
+    source, target = state.where[_pos(data["from"])], state.where[_pos(data["to"])]
+    realms = list(state.realms)
+    moving = realms[source]
+    realms[target] = replace(realms[target], challenge=moving.challenge, controller=moving.controller)
+    realms[source] = replace(moving, challenge=None, controller=None)
+    state = replace(state, realms=tuple(realms), roamed=(*state.roamed, str(moving.challenge)))
+    return _settles(state, data)
+
+
+def _luck_gained(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    return _player(
+        state,
+        data["seat"],
+        luck_bonus=player.luck_bonus + data["amount"],
+        extra_luck=player.extra_luck + data["draws"],
+    )
+
+
+def _dragon_flew(state: State, data: Data, seat: int | None) -> State:
+    who = data["seat"]
+    to = _pos(data["to"])
+    player = state.players[who]
+    cards = tuple(data["stashed"])
+    state = _player(state, who, dragon=to, stash=player.stash + cards, **_from_top(player, len(cards)))
+    return replace(state, path=(*state.path, to))
+
+
+def _stash_drawn(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    card = data["card"]
+    return _player(
+        state,
+        data["seat"],
+        stash=player.stash[:-1],
+        hand=(*player.hand, card),
+        seen_in_hand=player.seen_in_hand | {card},
+    )
+
+
+def _card_junked(state: State, data: Data, seat: int | None) -> State:
+    who, card = data["seat"], data["card"]
+    player = state.players[who]
+    if data["source"] == "burn":
+        state = _player(state, who, burned=player.burned[:-1], junk=(*player.junk, card))
+    else:
+        state = _player(
+            state,
+            who,
+            hand=_remove(player.hand, card),
+            seen_in_hand=player.seen_in_hand - {card},
+            junk=(*player.junk, card),
+        )
+    return _settles(state, data)
+
+
+def _junk_returned(state: State, data: Data, seat: int | None) -> State:
+    player = state.players[data["seat"]]
+    return _player(
+        state,
+        data["seat"],
+        deck=player.deck + player.junk,
+        junk=(),
+        known_bottom=player.known_bottom + len(player.junk),
+    )
+
+
+def _game_ended(state: State, data: Data, seat: int | None) -> State:
+    return replace(state, winners=tuple(data["winners"]), reason=data["reason"], phase="over", owed=(), priority=None)
+
+
+HANDLERS: dict[str, Callable[[Any, Data, int | None], State]] = {
+    "GameStarted": _game_started,
+    "LuckDrawn": _luck_drawn,
+    "FirstPlayerChosen": _first_player_chosen,
+    "ChoicesOwed": _choices_owed,
+    "ChoiceSkipped": _choice_skipped,
+    "RealmPlayed": _realm_played,
+    "DeckShuffled": _deck_shuffled,
+    "CardsDrawn": _cards_drawn,
+    "DragonPlaced": _dragon_placed,
+    "TurnBegan": _turn_began,
+    "PhaseBegan": _phase_began,
+    "CardsStashed": _cards_stashed,
+    "CostPaid": _cost_paid,
+    "ChallengeAttempted": _challenge_attempted,
+    "ActionPlayed": _action_played,
+    "HoardPlayed": _hoard_played,
+    "ChallengePlaced": _challenge_placed,
+    "Passed": _passed,
+    "WindowClosed": _window_closed,
+    "ItemResolved": _item_resolved,
+    "ChallengeCancelled": _challenge_cancelled,
+    "ChallengeWon": _nothing,
+    "ChallengeLost": _nothing,
+    "ChallengeFizzled": _nothing,
+    "DuelDeclared": _duel_declared,
+    "DuelResolved": _nothing,
+    "DragonLanded": _nothing,
+    "CardsBurned": _cards_burned,
+    "StashJunked": _stash_junked,
+    "BurnReturned": _burn_returned,
+    "RealmRazed": _realm_razed,
+    "DragonMoved": _dragon_moved,
+    "ChallengeRoamed": _challenge_roamed,
+    "LuckGained": _luck_gained,
+    "DragonFlew": _dragon_flew,
+    "StashDrawn": _stash_drawn,
+    "CardJunked": _card_junked,
+    "JunkReturned": _junk_returned,
+    "GameEnded": _game_ended,
+}
+
+
+def evolve(state: State | None, event: GameEvent) -> State:
+    return HANDLERS[event.type](state, event.data, event.seat)

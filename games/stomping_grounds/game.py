@@ -1,0 +1,339 @@
+"""Stomping Grounds: dragons race to empty their decks by burning cards, flying over a
+shared map of realms and completing challenges. Implemented on the decider contract."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from games.base import JSON, Action, GameBase, GameEvent, Option, outcome_of, replace, seats_from
+
+from . import board, rules
+from .cards import DECK_INFO, DECK_KEYS, DECKS, Effect, card, deck_ids
+from .evolve import evolve
+from .state import Player, State
+
+DEFAULT_TURN_LIMIT = 40
+SECRET_ORDER_EVENTS = ("GameStarted", "DeckShuffled")
+
+EFFECT_VALUE = {
+    "burn": 1.0,
+    "draw": 0.7,
+    "stash": 0.1,
+    "luck": 0.15,
+    "draw_luck": 0.5,
+    "raze": 0.3,
+    "move_dragon": 0.2,
+    "roam": 0.1,
+    "cancel": 0.8,
+    "search": 0.8,
+    "junk": 0.2,
+    "return": 0.6,
+}
+
+
+class StompingGrounds(GameBase):
+    key = "stomping-grounds"
+    title = "Stomping Grounds"
+    summary = (
+        "Two to four dragons fight for a land of realms laid edge to edge. Fly over the map, "
+        "complete challenges and duel other dragons to burn your own 60-card deck away: the first "
+        "dragon with no cards left in deck, stash and junk at the end of a turn wins."
+    )
+    min_players = 2
+    max_players = 4
+    options: tuple[Option, ...] = (
+        Option(
+            "decks",
+            "array",
+            None,
+            "Deck key per seat (" + ", ".join(DECK_KEYS) + "); dealt at random when null.",
+            nullable=True,
+        ),
+        Option(
+            "deck",
+            "array",
+            None,
+            "Explicit deck order per seat, top first (card ids such as 's0-red-dragonscale-2'), for "
+            "scenarios and tutorials; needs 'decks'.",
+            nullable=True,
+        ),
+        Option(
+            "turn_limit",
+            "integer",
+            DEFAULT_TURN_LIMIT,
+            "Rounds after which the dragon with the fewest cards left wins (our rule).",
+            minimum=1,
+            maximum=200,
+        ),
+    )
+    # events that draw, shuffle or reveal a face-down card (a deck's top, a searched card)
+    irreversible_types = frozenset(
+        {
+            "GameStarted",
+            "LuckDrawn",
+            "DeckShuffled",
+            "CardsDrawn",
+            "CardsStashed",
+            "DragonFlew",
+            "CardsBurned",
+            "RealmPlayed",
+            "HoardPlayed",
+        }
+    )
+    unfair_options = ("deck",)
+
+    # --- options and setup --------------------------------------------------------
+
+    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
+        problems = []
+        decks = options.get("decks")
+        if decks is not None:
+            if len(decks) != players:
+                problems.append(f"option 'decks' must name {players} decks, one per seat")
+            unknown = [d for d in decks if d not in DECKS]
+            if unknown:
+                problems.append(
+                    "unknown decks: " + ", ".join(map(str, unknown)) + "; choose from " + ", ".join(DECK_KEYS)
+                )
+        order = options.get("deck")
+        if order is not None:
+            if decks is None or problems:
+                problems.append("option 'deck' needs valid 'decks' naming each seat's deck")
+            elif len(order) != players or not all(isinstance(o, list) for o in order):
+                problems.append(f"option 'deck' must be {players} lists of card ids, one per seat")
+            else:
+                for seat, (key, given) in enumerate(zip(decks, order, strict=True)):
+                    if sorted(map(str, given)) != sorted(deck_ids(seat, key)):
+                        problems.append(f"seat {seat}'s deck order must hold every card of the {key} deck exactly once")
+        return problems
+
+    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+        decks = list(options.get("decks") or rng.sample(DECK_KEYS, players))
+        orders = options.get("deck")
+        if orders is None:
+            orders = []
+            for seat, key in enumerate(decks):
+                ids = deck_ids(seat, key)
+                rng.shuffle(ids)
+                orders.append(ids)
+        b = rules.Builder(None)  # type: ignore[arg-type]
+        b.emit(
+            "GameStarted",
+            {
+                "players": players,
+                "decks": decks,
+                "orders": [list(o) for o in orders],
+                "turn_limit": options.get("turn_limit", DEFAULT_TURN_LIMIT),
+            },
+        )
+        contenders = list(range(players))
+        while True:
+            drawn = {}
+            for seat in contenders:
+                deck = b.state.players[seat].deck
+                if deck:
+                    drawn[seat] = card(deck[0]).luck
+                    b.emit("LuckDrawn", {"seat": seat, "card": deck[0], "luck": drawn[seat]}, seat)
+            best = max(drawn.values(), default=0)
+            tied = [s for s in contenders if drawn.get(s) == best]
+            if len(tied) <= 1 or not drawn:
+                first = tied[0] if tied else 0
+                break
+            contenders = tied
+        b.emit("FirstPlayerChosen", {"seat": first}, first)
+        # realms: from the first player going right; then the last one again, going right
+        round_one = seats_from(first, players, -1)
+        round_two = seats_from(round_one[-1], players, -1)
+        b.emit("ChoicesOwed", {"choices": [[s, "place_realm", 1, None] for s in round_one + round_two]})
+        rules.settle(b, rng)
+        return b.events
+
+    # --- the decider --------------------------------------------------------------
+
+    def evolve(self, state: State | None, event: GameEvent) -> State:
+        return evolve(state, event)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        return rules.decide(state, seat, action, rng)
+
+    def outcome(self, state: State) -> dict[str, JSON] | None:
+        if state.winners is None:
+            return None
+        return outcome_of(state.winners, [60 - p.remaining for p in state.players], state.reason)
+
+    # --- what each seat sees ------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        dragons: dict[tuple[int, int], list[int]] = {}
+        for s, p in enumerate(state.players):
+            if p.dragon is not None:
+                dragons.setdefault(p.dragon, []).append(s)
+        realms = []
+        for realm in state.realms:
+            top = realm.challenge
+            entry: dict[str, JSON] = {
+                "at": list(realm.at),
+                "card": realm.card,
+                "name": card(realm.card).name,
+                "kind": card(realm.card).kind,
+                "owner": realm.owner,
+                "razed": realm.razed,
+                "border": "black" if board.is_black(realm) else "white",
+                "dragons": dragons.get(realm.at, []),
+                "challenge": None,
+            }
+            if top is not None:
+                c = card(top)
+                entry["challenge"] = {
+                    "card": top,
+                    "name": c.name,
+                    "colour": c.colour,
+                    "number": c.number,
+                    "roam": c.roam,
+                    "controller": realm.controller,
+                    "text": c.text,
+                }
+            realms.append(entry)
+        players = []
+        for s, p in enumerate(state.players):
+            players.append(
+                {
+                    "seat": s,
+                    "deck_key": p.deck_key,
+                    "dragon_name": DECK_INFO[p.deck_key]["dragon"],
+                    "deck": len(p.deck),
+                    "hand": list(p.hand) if s == seat else len(p.hand),
+                    "revealed_hand": sorted(p.seen_in_hand) if s != seat else [],
+                    "stash": list(p.stash),
+                    "junk": list(p.junk),
+                    "burned": list(p.burned),
+                    "hoard": list(p.hoard),
+                    "dragon": list(p.dragon) if p.dragon is not None else None,
+                    "luck_bonus": p.luck_bonus,
+                    "extra_luck": p.extra_luck,
+                    "remaining": p.remaining,
+                }
+            )
+        return {
+            "phase": state.phase,
+            "active": state.active,
+            "first": state.first,
+            "turn": state.turn,
+            "round": (state.turn - 1) // state.count + 1 if state.turn else 0,
+            "turn_limit": state.turn_limit,
+            "to_act": sorted(rules.to_act(state)),
+            "realms": realms,
+            "realm_limit": board.REALMS_PER_PLAYER * state.count,
+            "players": players,
+            "stack": [
+                {
+                    "kind": i.kind,
+                    "seat": i.seat,
+                    "card": i.card,
+                    "at": list(i.at) if i.at else None,
+                    "opponent": i.opponent,
+                    "colour": i.colour,
+                    "cancelled": i.cancelled,
+                }
+                for i in state.stack
+            ],
+            "priority": state.priority,
+            "owed": [{"seat": o.seat, "kind": o.kind, "count": o.count} for o in state.owed],
+            "flight_path": [list(p) for p in state.path],
+            "attempted": state.attempted,
+            "outcome": self.outcome(state),
+        }
+
+    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
+        data = event.data
+        if event.type == "GameStarted":
+            data = {**data, "orders": [len(o) for o in data["orders"]]}
+        elif event.type == "DeckShuffled":
+            data = {"seat": data["seat"], "order": len(data["order"])}
+        elif event.type == "CardsDrawn" and data["seat"] != seat:
+            data = {"seat": data["seat"], "cards": len(data["cards"])}
+        else:
+            return event
+        return GameEvent(event.type, data, event.seat)
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        out: set[str] = set()
+        for s, p in enumerate(state.players):
+            out.update(p.deck[: len(p.deck) - p.known_bottom])
+            if s != seat:
+                out.update(c for c in p.hand if c not in p.seen_in_hand)
+        return frozenset(out)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        players = []
+        for s, p in enumerate(state.players):
+            hidden_slots = [] if s == seat else [i for i, c in enumerate(p.hand) if c not in p.seen_in_hand]
+            unknown = len(p.deck) - p.known_bottom
+            # sorted first: the sample may depend on the rng, never on where the cards really are
+            pool = sorted([p.hand[i] for i in hidden_slots] + list(p.deck[:unknown]))
+            rng.shuffle(pool)
+            hand = list(p.hand)
+            for i, c in zip(hidden_slots, pool, strict=False):
+                hand[i] = c
+            deck = tuple(pool[len(hidden_slots) :]) + p.deck[unknown:]
+            players.append(replace(p, hand=tuple(hand), deck=deck))
+        return replace(state, players=tuple(players))
+
+    # --- the greedy bot's heuristic -----------------------------------------------
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.winners is not None:
+            return 1.0 / len(state.winners) if seat in state.winners else 0.0
+        scores = [_score(state, s) for s in range(state.count)]
+        best_other = max(v for s, v in enumerate(scores) if s != seat)
+        return min(0.99, max(0.01, 0.5 + (scores[seat] - best_other) / 80.0))
+
+
+def _effects_value(effects: tuple[Effect, ...], for_self: bool = True) -> float:
+    total = 0.0
+    for e in effects:
+        worth = EFFECT_VALUE.get(e.op, 0.0) * max(1, abs(e.n))
+        total += worth if (e.target == "self") == for_self or e.op in ("junk", "return", "luck") else 0.0
+    return total
+
+
+def _chance(state: State, seat: int, colour: str | None, number: int) -> float:
+    """Rough chance that one luck draw (0..8) plus bonuses reaches ``number``."""
+    need = number - rules.luck_bonus(state, seat, colour)
+    draws = 1 + state.players[seat].extra_luck
+    single = min(1.0, max(0.0, (9 - need / draws) / 9))
+    return single
+
+
+def _score(state: State, seat: int) -> float:
+    p: Player = state.players[seat]
+    score = 60 - p.remaining - max(0, len(p.hand) - rules.HAND_LIMIT) + 0.08 * min(len(p.stash), 8)
+    for o in state.owed:
+        if o.seat == seat and o.kind == "burn":
+            score += min(o.count, p.remaining)
+    for item in state.stack:
+        if item.cancelled or item.seat != seat:
+            continue
+        if item.kind == "action" and item.card is not None:
+            score += _effects_value(card(item.card).effect)
+        elif item.kind == "challenge" and item.at is not None:
+            held = board.live_challenge(board.realm_at(state, item.at))
+            if held is not None:
+                c = card(held)
+                score += _chance(state, seat, c.colour, c.number or 0) * _effects_value(c.effect)
+    if p.dragon is not None and not (state.active == seat and state.attempted):
+        held = board.live_challenge(board.realm_at(state, p.dragon))
+        if held is not None:
+            c = card(held)
+            score += 0.6 * _chance(state, seat, c.colour, c.number or 0) * _effects_value(c.effect)
+    return score
+
+
+GAME = StompingGrounds()

@@ -1,0 +1,206 @@
+"""The table: everything known about one game, folded from its log.
+
+The log holds the game's own events (folded by the game's ``evolve``) and a few
+platform events that the game never sees:
+
+* ``GameCreated``: kind, options, seats, the seed commitment, whether the deal is fair.
+* ``SeatTaken``: an open seat filled; the game is active once no seat is open.
+* ``ActionTaken``: the action a seat sent (the audit re-decides it); its events follow.
+* ``SeedRevealed``: the outcome and the revealed seed.
+* ``Rewound``: the state returns to that of an earlier version (undo); nothing is deleted.
+* ``ForkedFrom``: this game continues another at a version.
+* ``UndoRequested`` / ``UndoAnswered`` / ``UndoExpired``: the undo consent exchange.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from events.envelope import Envelope
+from games.base import Game, GameEvent
+from games.codec import decode
+from games.registry import get
+
+PLATFORM_EVENTS = frozenset(
+    {
+        "GameCreated",
+        "SeatTaken",
+        "ActionTaken",
+        "SeedRevealed",
+        "Rewound",
+        "ForkedFrom",
+        "UndoRequested",
+        "UndoAnswered",
+        "UndoExpired",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str | None
+    bot: str | None = None
+    open: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "open": self.open}
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    id: str
+    by: int
+    to_version: int
+    requested_version: int
+    expires_at: str
+    accepted: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Table:
+    game_id: str
+    kind: str
+    version: int
+    head_hash: str
+    seats: tuple[Seat, ...]
+    options: Mapping[str, Any]
+    seed_commitment: str
+    fair_deal: bool
+    state: Any
+    created_at: str
+    updated_at: str
+    status: str = "open"  # open | active | finished
+    outcome: Mapping[str, Any] | None = None
+    seed: str | None = None
+    forked_from: Mapping[str, Any] | None = None
+    turn_seconds: int | None = None
+    undo: UndoRequest | None = None
+    last_irreversible: int = 0
+
+    @property
+    def game(self) -> Game:
+        game = get(self.kind)
+        if game is None:
+            raise LookupError(f"unknown game kind {self.kind!r}")
+        return game
+
+    def to_act(self) -> frozenset[int]:
+        if self.status != "active":
+            return frozenset()
+        return self.game.to_act(self.state)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.game_id,
+            "kind": self.kind,
+            "version": self.version,
+            "status": self.status,
+            "seats": [{"seat": i, **s.as_json()} for i, s in enumerate(self.seats)],
+            "options": dict(self.options),
+            "fair_deal": self.fair_deal,
+            "seed_commitment": self.seed_commitment,
+            "seed": self.seed,
+            "outcome": self.outcome,
+            "to_act": sorted(self.to_act()),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "forked_from": self.forked_from,
+            "turn_seconds": self.turn_seconds,
+        }
+
+
+PastLookup = Callable[[int], "Table"]
+
+
+def fold(table: Table | None, envelopes: Iterable[Envelope], past: PastLookup | None = None) -> Table:
+    """Fold envelopes into the table. ``past(v)`` gives the table at an earlier version
+    (needed only for ``Rewound``)."""
+    for envelope in envelopes:
+        table = evolve(table, envelope, past)
+    if table is None:
+        raise ValueError("a table needs at least its GameCreated event")
+    return table
+
+
+def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> Table:
+    if table is None:
+        return _created(e)
+    moved: dict[str, Any] = {"version": e.version, "head_hash": e.hash, "updated_at": e.at}
+    if e.type not in PLATFORM_EVENTS:
+        game_event = GameEvent(e.type, e.data, e.seat)
+        changes: dict[str, Any] = {"state": table.game.evolve(table.state, game_event)}
+        if table.game.irreversible(game_event):
+            changes["last_irreversible"] = e.version
+        return replace(table, **moved, **changes)
+    match e.type:
+        case "SeatTaken":
+            seats = list(table.seats)
+            seats[e.data["seat"]] = Seat(e.data["name"], None, False)
+            status = "active" if not any(s.open for s in seats) else table.status
+            return replace(table, **moved, seats=tuple(seats), status=status)
+        case "SeedRevealed":
+            return replace(table, **moved, status="finished", outcome=e.data["outcome"], seed=e.data["seed"], undo=None)
+        case "Rewound":
+            if past is None:
+                raise ValueError("folding a Rewound event needs the table's past")
+            earlier = past(e.data["to_version"])
+            return replace(
+                table,
+                **moved,
+                state=earlier.state,
+                status=earlier.status,
+                outcome=earlier.outcome,
+                undo=None,
+                last_irreversible=earlier.last_irreversible,
+            )
+        case "UndoRequested":
+            request = UndoRequest(
+                e.data["id"],
+                e.seat if e.seat is not None else -1,
+                e.data["to_version"],
+                e.version,
+                e.data["expires_at"],
+                frozenset(e.data.get("accepted", [])),
+            )
+            return replace(table, **moved, undo=request)
+        case "UndoAnswered":
+            if table.undo is None or table.undo.id != e.data["id"]:
+                return replace(table, **moved)
+            if e.data["accept"]:
+                accepted = table.undo.accepted | ({e.seat} if e.seat is not None else set())
+                return replace(table, **moved, undo=replace(table.undo, accepted=accepted))
+            return replace(table, **moved, undo=None)
+        case "UndoExpired":
+            return replace(table, **moved, undo=None)
+        case "ActionTaken":
+            return replace(table, **moved, undo=None)
+        case _:
+            return replace(table, **moved)
+
+
+def _created(e: Envelope) -> Table:
+    """The table from a log's first event: ``GameCreated``, or ``ForkedFrom``, which
+    also carries the state the fork starts from (encoded with ``games.codec``)."""
+    data = e.data
+    seats = tuple(Seat(s.get("name"), s.get("bot"), bool(s.get("open", False))) for s in data["seats"])
+    state = decode(data["state"]) if e.type == "ForkedFrom" else None
+    return Table(
+        game_id=data["id"] if e.type == "ForkedFrom" else data["game"],
+        kind=data["kind"],
+        version=e.version,
+        head_hash=e.hash,
+        seats=seats,
+        options=data["options"],
+        seed_commitment=data["seed_commitment"],
+        fair_deal=data["fair_deal"],
+        state=state,
+        created_at=e.at,
+        updated_at=e.at,
+        status="open" if any(s.open for s in seats) else "active",
+        forked_from=data.get("forked_from") or (
+            {k: data[k] for k in ("game", "version", "hash")} if e.type == "ForkedFrom" else None
+        ),
+        turn_seconds=data.get("turn_seconds"),
+    )

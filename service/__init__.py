@@ -1,0 +1,1 @@
+"""The service: the command handler, the Flask API, configuration and the CLI."""

@@ -1,0 +1,88 @@
+"""The Flask app factory."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from service.config import Config
+from service.errors import CommandError
+from service.http import problem, rate_limit
+from service.metrics import observe_request
+from service.platform import Platform
+
+CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID"
+
+
+def create_app(config: Config | None = None, platform: Platform | None = None) -> Flask:
+    config = config or (platform.config if platform else Config.from_env())
+    platform = platform or Platform.from_config(config)
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.extensions["tablestream"] = platform
+
+    from service.routes import client, games, history, meta
+
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(client.bp)
+    app.register_blueprint(history.bp)
+    if config.inline_jobs:
+        from workers import runtime
+
+        runtime.use(platform)
+
+    @app.before_request
+    def _start() -> None:
+        g.started = time.perf_counter()
+        length = request.content_length
+        if length is not None and length > config.max_body_bytes:
+            raise CommandError("payload_too_large", f"Bodies are limited to {config.max_body_bytes} bytes.")
+        if request.path.startswith("/v1/"):
+            rate_limit()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        rule = request.url_rule.rule if request.url_rule else "unmatched"
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        observe_request(rule, request.method, response.status_code, seconds)
+        if config.cors_origins:
+            origin = request.headers.get("Origin")
+            if origin and (origin in config.cors_origins or "*" in config.cors_origins):
+                response.headers["Access-Control-Allow-Origin"] = origin
+                response.headers["Access-Control-Allow-Headers"] = CORS_HEADERS
+                response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+                response.headers["Access-Control-Expose-Headers"] = "ETag, Retry-After, Location"
+                response.headers["Vary"] = "Origin"
+        return response
+
+    @app.errorhandler(CommandError)
+    def _command_error(error: CommandError) -> Response:
+        return problem(error)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(_: RequestEntityTooLarge) -> Response:
+        return problem(CommandError("payload_too_large", f"Bodies are limited to {config.max_body_bytes} bytes."))
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException) -> Response:
+        code = {404: "not_found", 405: "bad_request", 400: "bad_request"}.get(error.code or 500, "bad_request")
+        detail = error.description or "The request cannot be served."
+        response = problem(CommandError(code, detail))
+        response.status_code = error.code or 400
+        if error.code == 405:
+            response.headers["Allow"] = ", ".join(getattr(error, "valid_methods", None) or [])
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:
+        app.logger.exception("unexpected error")
+        import redis
+
+        if isinstance(error, redis.RedisError):
+            return problem(CommandError("unavailable", "The store is unreachable; try again shortly."))
+        return problem(CommandError("internal_error", "Something went wrong on our side; nothing was appended."))
+
+    return app

@@ -1,0 +1,170 @@
+"""The ``tablestream`` command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import replace
+from typing import Any
+
+from service.config import Config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tablestream", description="An event-sourced card game service.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the API (and, on the embedded Redis, a worker and projector)")
+    serve.add_argument("--host", default=None, help="address to bind (HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port to bind (PORT, default 8000)")
+    serve.add_argument("--workers", type=int, default=None, help="API worker processes (default 2)")
+    serve.add_argument("--with-worker", action="store_true", help="also run an RQ worker and the projector")
+    serve.add_argument("--no-worker", action="store_true", help="never run a worker beside the API")
+
+    worker = commands.add_parser("worker", help="run an RQ worker (bot turns, timers, replays, audits)")
+    worker.add_argument("--fork", action="store_true", help="run each job in a forked work horse")
+    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    commands.add_parser("projector", help="run the read-model projector")
+    projections = commands.add_parser("projections", help="read-model maintenance")
+    projections.add_argument("action", choices=["rebuild"])
+
+    from service import tooling_cli
+
+    COMMANDS.update(tooling_cli.register(commands))
+    args = parser.parse_args(argv)
+    handler = COMMANDS.get(args.command)
+    if handler is None:
+        parser.error(f"unknown command {args.command}")
+    return handler(args)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from service.embedded import EmbeddedRedis, die_with_parent
+
+    config = Config.from_env()
+    config = replace(
+        config,
+        host=args.host or config.host,
+        port=args.port if args.port is not None else config.port,
+        api_workers=args.workers or config.api_workers,
+    )
+    embedded = None
+    if config.redis_url is None:
+        embedded = EmbeddedRedis(config.data_dir)
+        config = replace(config, redis_url=embedded.start())
+        print(f"tablestream: embedded Redis with an fsynced append-only file in {embedded.data_dir}", flush=True)
+    env = {**os.environ, "REDIS_URL": config.redis_url or ""}
+    children: list[subprocess.Popen[bytes]] = []
+    if (embedded is not None or args.with_worker) and not args.no_worker:
+        for command in ("worker", "projector"):
+            children.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "service.cli", command],
+                    env=env,
+                    preexec_fn=die_with_parent,
+                    start_new_session=True,  # stopped by us, in order, not by the terminal's Ctrl-C
+                )
+            )
+    print(f"tablestream: serving on http://{config.host}:{config.port}/  (Ctrl-C stops)", flush=True)
+    owner = os.getpid()
+    try:
+        run_gunicorn(config)
+    finally:
+        if os.getpid() == owner:  # not in a gunicorn worker (a fork of this process) leaving
+            for child in children:
+                child.send_signal(signal.SIGTERM)
+            for child in children:
+                try:
+                    child.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+            if embedded is not None:
+                embedded.stop()
+            print("tablestream: stopped", flush=True)
+    return 0
+
+
+def run_gunicorn(config: Config) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    os.environ["REDIS_URL"] = config.redis_url or ""
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            settings: dict[str, Any] = {
+                "bind": f"{config.host}:{config.port}",
+                "workers": config.api_workers,
+                "worker_class": "gthread",
+                "threads": 32,
+                "timeout": 120,
+                "graceful_timeout": 5,
+                "keepalive": 5,
+                "accesslog": None,
+                "loglevel": "warning",
+            }
+            for key, value in settings.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            from service.app import create_app
+
+            return create_app(config)
+
+    Server().run()
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from rq import SimpleWorker, Worker
+
+    from workers.runtime import platform
+    from workers.scheduling import queue_names, sweep_stalled
+
+    p = platform()
+    swept = sweep_stalled(p)
+    if swept:
+        print(f"tablestream worker: re-enqueued the bot turns of {swept} games", flush=True)
+    kind = Worker if args.fork else SimpleWorker
+    worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
+    worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)
+    return 0
+
+
+def cmd_projector(_: argparse.Namespace) -> int:
+    from workers.projector import Projector
+    from workers.runtime import platform
+
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    try:
+        Projector(platform()).run(should_stop=lambda: bool(stopping))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def cmd_projections(args: argparse.Namespace) -> int:
+    from workers.projector import Projector
+    from workers.runtime import platform
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 100 == 0:
+            print(f"rebuilt {done}/{total} games", file=sys.stderr, flush=True)
+
+    count = Projector(platform()).rebuild(progress)
+    print(f"read models rebuilt from {count} games")
+    return 0
+
+
+COMMANDS = {
+    "serve": cmd_serve,
+    "worker": cmd_worker,
+    "projector": cmd_projector,
+    "projections": cmd_projections,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

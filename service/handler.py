@@ -1,0 +1,537 @@
+"""The command handler: load, check, decide, append. Free of Flask; the API, the
+workers and the CLI all act through it.
+
+Every command is appended as one atomic batch: an ``ActionTaken`` (so an audit
+can re-decide it) followed by the game's events and, when the game is over, a
+``SeedRevealed`` that reveals the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+import redis
+
+from events.envelope import Envelope, NewEvent, canonical_json
+from events.store import EventStore, VersionConflict
+from games import registry
+from games.base import Game, GameEvent, IllegalAction, InvalidOptions
+from games.codec import encode
+from games.rng import commitment, derive_rng
+from projections.table import PLATFORM_EVENTS, Table
+from projections.tables import Tables
+from service.errors import CommandError
+
+BOT_LEVELS = ("random", "greedy", "ismcts")
+ACTORS = ("human", "bot", "timeout")
+MAX_NAME = 64
+
+
+class Scheduler(Protocol):
+    """Told after every append, so bots and timers can be scheduled."""
+
+    def after_append(self, table: Table) -> None: ...
+
+
+class Vault:
+    """What never goes in the log: each game's seed and the hashes of seat tokens."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
+        self.redis = client
+        self.prefix = prefix
+
+    def _key(self, game_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{part}"
+
+    def set_seed(self, game_id: str, seed: str) -> None:
+        self.redis.set(self._key(game_id, "seed"), seed)
+
+    def seed(self, game_id: str) -> str:
+        value = self.redis.get(self._key(game_id, "seed"))
+        if value is None:
+            raise LookupError(f"game {game_id} has no seed")
+        return value.decode()
+
+    def _token_key(self, token: str) -> str:
+        return f"{self.prefix}:token:{token_hash(token)}"
+
+    def issue_token(self, game_id: str, seat: int) -> str:
+        """A new 256-bit token for ``seat``; only its SHA-256 is stored."""
+        token = secrets.token_urlsafe(32)
+        pipe = self.redis.pipeline()
+        pipe.set(self._token_key(token), f"{game_id}:{seat}")
+        pipe.hset(self._key(game_id, "tokens"), token_hash(token), seat)
+        pipe.execute()
+        return token
+
+    def owner(self, token: str) -> tuple[str, int] | None:
+        """The game and seat a token acts for, or None for an unknown token."""
+        value = self.redis.get(self._token_key(token))
+        if value is None:
+            return None
+        game_id, seat = value.decode().rsplit(":", 1)
+        return game_id, int(seat)
+
+    # -- idempotent creation ---------------------------------------------------
+    # A create with an Idempotency-Key claims ``create:<sha256(key)>`` first. The
+    # record keeps the request's fingerprint, the game and its seat tokens, each
+    # masked with a pad derived from the key itself: Redis alone never holds a
+    # usable token, while a retry carrying the key gets the first answer back.
+
+    CLAIM_SECONDS = 30
+    KEEP_SECONDS = 24 * 3600
+
+    def _create_key(self, key: str) -> str:
+        return f"{self.prefix}:create:{hashlib.sha256(key.encode()).hexdigest()}"
+
+    def claim_create(self, key: str, fingerprint: str) -> dict[str, Any] | None:
+        """None when this request now owns ``key``; else the record already there."""
+        record = json.dumps({"fingerprint": fingerprint, "game": None})
+        if self.redis.set(self._create_key(key), record, nx=True, ex=self.CLAIM_SECONDS):
+            return None
+        value = self.redis.get(self._create_key(key))
+        if value is None:  # the claim lapsed between the two calls: try once more
+            return self.claim_create(key, fingerprint)
+        return dict(json.loads(value))
+
+    def finish_create(self, key: str, fingerprint: str, game_id: str, tokens: Mapping[int, str]) -> None:
+        masked = {str(seat): _mask(key, seat, token.encode()).hex() for seat, token in tokens.items()}
+        record = json.dumps({"fingerprint": fingerprint, "game": game_id, "tokens": masked})
+        self.redis.set(self._create_key(key), record, ex=self.KEEP_SECONDS)
+
+    def abandon_create(self, key: str) -> None:
+        self.redis.delete(self._create_key(key))
+
+    @staticmethod
+    def created_tokens(key: str, record: Mapping[str, Any]) -> dict[int, str]:
+        return {
+            int(seat): _mask(key, int(seat), bytes.fromhex(masked)).decode()
+            for seat, masked in record.get("tokens", {}).items()
+        }
+
+    def revoke(self, game_id: str, seat: int) -> None:
+        key = self._key(game_id, "tokens")
+        for digest, owner in self.redis.hgetall(key).items():
+            if int(owner) == seat:
+                self.redis.delete(f"{self.prefix}:token:{digest.decode()}")
+                self.redis.hdel(key, digest)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _mask(key: str, seat: int, data: bytes) -> bytes:
+    """XOR ``data`` with a pad that only the Idempotency-Key can make (it is its own inverse)."""
+    pad = hashlib.shake_256(f"tablestream-create\0{key}\0{seat}".encode()).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, pad, strict=True))
+
+
+@dataclass(frozen=True)
+class Created:
+    table: Table
+    tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Acted:
+    table: Table
+    envelopes: tuple[Envelope, ...]
+    duplicate: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.envelopes[-1].version if self.envelopes else self.table.version
+
+
+class Handler:
+    def __init__(
+        self,
+        store: EventStore,
+        tables: Tables,
+        vault: Vault,
+        scheduler: Scheduler | None = None,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.vault = vault
+        self.scheduler = scheduler
+
+    # -- creating and joining -------------------------------------------------
+
+    def create_game(
+        self,
+        kind: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+        command_id: str | None = None,
+        forked_from: Mapping[str, Any] | None = None,
+        turn_seconds: int | None = None,
+    ) -> Created:
+        if command_id is None:
+            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds)
+        request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
+        fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
+        deadline = time.monotonic() + self.vault.CLAIM_SECONDS
+        while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
+            if record["fingerprint"] != fingerprint:
+                raise CommandError(
+                    "idempotency_key_reused",
+                    "This Idempotency-Key was used for a different request; use a new key for a new game.",
+                )
+            if record["game"] is not None:
+                return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
+            if time.monotonic() > deadline:
+                raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")
+            time.sleep(0.05)  # the first request with this key is creating the game
+        try:
+            created = self._create_game(kind, players, options, seed, command_id, forked_from, turn_seconds)
+        except BaseException:
+            self.vault.abandon_create(command_id)
+            raise
+        self.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
+        return created
+
+    def _create_game(
+        self,
+        kind: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None,
+        seed: str | None,
+        command_id: str | None,
+        forked_from: Mapping[str, Any] | None,
+        turn_seconds: int | None,
+    ) -> Created:
+        game = registry.get(kind)
+        if game is None:
+            known = ", ".join(registry.keys())
+            raise CommandError("unknown_kind", f"There is no game kind '{kind}'. Known kinds: {known}.")
+        seats = _check_players(players)
+        try:
+            checked = game.validate_options(options, len(seats))
+        except InvalidOptions as error:
+            raise CommandError(
+                "invalid_options", "The game cannot start: " + "; ".join(error.problems) + ".",
+                problems=error.problems,
+            ) from None
+        chosen_seed = seed is not None
+        seed = seed if seed is not None else secrets.token_hex(32)
+        game_id = secrets.token_urlsafe(9)
+        created = NewEvent(
+            "GameCreated",
+            {
+                "game": game_id,
+                "kind": kind,
+                "options": checked,
+                "seats": seats,
+                "seed_commitment": commitment(seed),
+                "fair_deal": game.fair_deal(checked) and not chosen_seed,
+                "seed_chosen_by_creator": chosen_seed,
+                "forked_from": dict(forked_from) if forked_from else None,
+                "turn_seconds": turn_seconds,
+            },
+        )
+        opening = game.setup(checked, len(seats), derive_rng(seed, 1))
+        self.vault.set_seed(game_id, seed)
+        result = self.store.append(game_id, [created, *(_new(e, "system") for e in opening)], 0, command_id)
+        table = self.tables.fold(game_id, None, list(result.envelopes))
+        self.tables.remember(table)
+        self.tables.snapshots.put(table)
+        tokens = {
+            i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]
+        }
+        self._scheduled(table)
+        return Created(table, tokens)
+
+    def join(self, game_id: str, seat: int, name: str) -> tuple[Table, str]:
+        table = self.load(game_id)
+        if not 0 <= seat < len(table.seats):
+            raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
+        if not table.seats[seat].open:
+            raise CommandError("seat_taken", f"Seat {seat} is not open.")
+        name = _check_name(name)
+        try:
+            result = self.store.append(
+                game_id,
+                [NewEvent("SeatTaken", {"seat": seat, "name": name}, seat, "human")],
+                table.version,
+                prev_hash=table.head_hash,
+            )
+        except VersionConflict:
+            raise CommandError("seat_taken", f"Seat {seat} was taken by someone else; try another.") from None
+        token = self.vault.issue_token(game_id, seat)
+        table = self.tables.advance(table, list(result.envelopes))
+        self._scheduled(table)
+        return table, token
+
+    # -- acting ---------------------------------------------------------------
+
+    def load(self, game_id: str) -> Table:
+        table = self.tables.load(game_id)
+        if table is None:
+            raise CommandError("not_found", f"There is no game '{game_id}'.")
+        return table
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        command_id: str | None = None,
+        actor: str = "human",
+    ) -> Acted:
+        table = self.load(game_id)
+        if command_id is not None:
+            earlier = self.store.command_result(game_id, command_id)
+            if earlier is not None:
+                return self._replayed(table, earlier.first_version, earlier.last_version)
+        if table.status == "finished":
+            raise CommandError("game_over", "The game is over.", version=table.version)
+        if table.status == "open":
+            raise CommandError("game_not_started", "The game starts when every seat is taken.")
+        if expected_version != table.version:
+            raise CommandError(
+                "stale_version",
+                f"The game is at version {table.version}, not {expected_version}; reload and try again.",
+                version=table.version,
+            )
+        game = table.game
+        if seat not in game.to_act(table.state):
+            raise CommandError("not_your_turn", f"Seat {seat} may not act now.", to_act=sorted(table.to_act()))
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise CommandError("illegal_action", "An action is a JSON object with a 'type'.")
+        rng = derive_rng(self.vault.seed(game_id), table.version + 1)
+        try:
+            decided = game.decide(table.state, seat, dict(action), rng)
+        except IllegalAction as error:
+            raise CommandError(
+                "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat)
+            ) from None
+        events = [NewEvent("ActionTaken", {"action": dict(action)}, seat, actor)]
+        events += [_new(e, actor) for e in decided]
+        events += self._ending(game, table, decided)
+        try:
+            result = self.store.append(game_id, events, table.version, command_id, prev_hash=table.head_hash)
+        except VersionConflict as conflict:
+            raise CommandError(
+                "stale_version",
+                f"Someone acted first: the game is at version {conflict.current}; reload and try again.",
+                version=conflict.current,
+            ) from None
+        if result.duplicate:
+            return self._replayed(table, result.first_version, result.last_version)
+        new = self.tables.advance(table, list(result.envelopes))
+        self._scheduled(new)
+        return Acted(new, result.envelopes)
+
+    def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
+        """Append platform events (undo, expiry) after ``table``'s version."""
+        try:
+            result = self.store.append(table.game_id, events, table.version, command_id, prev_hash=table.head_hash)
+        except VersionConflict as conflict:
+            raise CommandError(
+                "stale_version", f"The game moved on to version {conflict.current}.", version=conflict.current
+            ) from None
+        if result.duplicate:
+            return self._replayed(table, result.first_version, result.last_version)
+        new = self.tables.advance(table, list(result.envelopes))
+        self._scheduled(new)
+        return Acted(new, result.envelopes)
+
+    # -- undo, with consent -----------------------------------------------------
+
+    def request_undo(self, game_id: str, seat: int, to_version: int, now: datetime, ttl_seconds: int) -> Acted:
+        """Ask to return the game to ``to_version``. Bots agree at once; when no other
+        human must agree, the game is rewound in the same command."""
+        table = self.load(game_id)
+        self._check_undo_target(table, to_version)
+        if table.undo is not None and _iso(now) < table.undo.expires_at:
+            raise CommandError("undo_pending", "Another undo request is waiting for answers.")
+        request_id = secrets.token_urlsafe(6)
+        agreed = {seat} | {i for i, s in enumerate(table.seats) if s.bot}
+        events = [
+            NewEvent(
+                "UndoRequested",
+                {
+                    "id": request_id,
+                    "to_version": to_version,
+                    "expires_at": _iso(now + timedelta(seconds=ttl_seconds)),
+                    "accepted": sorted(agreed),
+                },
+                seat,
+                "human",
+            )
+        ]
+        if agreed >= set(range(len(table.seats))):
+            events.append(NewEvent("Rewound", {"to_version": to_version, "request": request_id}))
+        return self.append_system(table, events)
+
+    def answer_undo(self, game_id: str, seat: int, request_id: str, accept: bool, now: datetime) -> Acted:
+        table = self.load(game_id)
+        request = table.undo
+        if request is None or request.id != request_id:
+            raise CommandError("not_found", "There is no such pending undo request (an action since clears it).")
+        if _iso(now) >= request.expires_at:
+            raise CommandError("undo_expired", "That undo request has expired.")
+        if seat in request.accepted:
+            raise CommandError("invalid_request", "Your seat has already agreed to this undo.")
+        events = [NewEvent("UndoAnswered", {"id": request_id, "accept": accept}, seat, "human")]
+        if accept and request.accepted | {seat} >= set(range(len(table.seats))):
+            self._check_undo_target(table, request.to_version)
+            events.append(NewEvent("Rewound", {"to_version": request.to_version, "request": request_id}))
+        return self.append_system(table, events)
+
+    def _check_undo_target(self, table: Table, to_version: int) -> None:
+        if table.status != "active":
+            raise CommandError("game_over" if table.status == "finished" else "game_not_started",
+                               "Only a game in play can be undone.")
+        if not 1 <= to_version < table.version:
+            raise CommandError("invalid_request", f"to_version must be between 1 and {table.version - 1}.")
+        later = self.store.read(table.game_id, after=to_version)
+        game = table.game
+        for envelope in later:
+            if envelope.type in PLATFORM_EVENTS:
+                continue
+            if game.irreversible(GameEvent(envelope.type, envelope.data, envelope.seat)):
+                raise CommandError(
+                    "irreversible",
+                    f"Undo cannot cross the {envelope.type} at version {envelope.version}: it revealed or drew cards.",
+                    irreversible_version=envelope.version,
+                    irreversible_type=envelope.type,
+                )
+        if later[0].type not in ("ActionTaken", "UndoRequested", "UndoAnswered", "Rewound", "SeatTaken"):
+            raise CommandError("invalid_request", f"Version {to_version} is in the middle of a command.")
+
+    # -- forks -------------------------------------------------------------------
+
+    def fork(
+        self,
+        game_id: str,
+        at_version: int,
+        seat: int | None,
+        players: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Created:
+        """A new game starting from this one's state at ``at_version``. A finished game
+        forks exactly; a game in play forks only from ``seat``'s point of view, every
+        card hidden from it re-dealt from a fresh seed."""
+        table = self.load(game_id)
+        if not 1 <= at_version <= table.version:
+            raise CommandError("invalid_request", f"at_version must be between 1 and {table.version}.")
+        past = self.tables.at(game_id, at_version)
+        if past is None or past.state is None:
+            raise CommandError("invalid_request", f"Version {at_version} is before the deal.")
+        around = self.store.read(game_id, after=at_version - 1, limit=2)
+        if len(around) == 2 and not {around[0].type, around[1].type} & PLATFORM_EVENTS:
+            # Between two events a game decided together (the deal, an action's effects) the
+            # state is half-made: a game forked there may have nobody to act, ever.
+            raise CommandError("invalid_request", f"Version {at_version} is in the middle of a command.")
+        game = table.game
+        seed = secrets.token_hex(32)
+        if table.status == "finished":
+            state = past.state
+            exact = True
+        else:
+            if seat is None:
+                raise CommandError("not_your_seat", "A game in play forks only from a seat's point of view.")
+            state = game.determinize(past.state, seat, derive_rng(seed, 0))
+            exact = False
+        if game.outcome(state) is not None:
+            raise CommandError("game_over", f"The game was already over at version {at_version}.")
+        source = players if players is not None else [s.as_json() for s in table.seats]
+        seats = _check_players(source)
+        if len(seats) != len(table.seats):
+            raise CommandError("invalid_request", f"A fork keeps the {len(table.seats)} seats of its game.")
+        fork_id = secrets.token_urlsafe(9)
+        envelope = self.store.read(game_id, after=at_version - 1, limit=1)[0]
+        first = NewEvent(
+            "ForkedFrom",
+            {
+                "id": fork_id,
+                "game": game_id,
+                "version": at_version,
+                "hash": envelope.hash,
+                "exact": exact,
+                "from_seat": None if exact else seat,
+                "kind": table.kind,
+                "options": dict(table.options),
+                "seats": seats,
+                "seed_commitment": commitment(seed),
+                "fair_deal": table.fair_deal and not exact,
+                "state": encode(state),
+            },
+        )
+        self.vault.set_seed(fork_id, seed)
+        result = self.store.append(fork_id, [first], 0)
+        new = self.tables.fold(fork_id, None, list(result.envelopes))
+        self.tables.remember(new)
+        tokens = {i: self.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
+        self._scheduled(new)
+        return Created(new, tokens)
+
+    def _ending(self, game: Game, table: Table, decided: Sequence[GameEvent]) -> list[NewEvent]:
+        state = table.state
+        for event in decided:
+            state = game.evolve(state, event)
+        result = game.outcome(state)
+        if result is None:
+            return []
+        return [NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)})]
+
+    def _replayed(self, table: Table, first: int, last: int) -> Acted:
+        envelopes = self.store.read(table.game_id, after=first - 1, limit=last - first + 1)
+        current = self.tables.load(table.game_id) or table
+        return Acted(current, tuple(envelopes), duplicate=True)
+
+    def _scheduled(self, table: Table) -> None:
+        if self.scheduler is not None:
+            self.scheduler.after_append(table)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _new(event: GameEvent, actor: str) -> NewEvent:
+    if event.type in PLATFORM_EVENTS:
+        raise ValueError(f"a game may not emit the platform event {event.type}")
+    return NewEvent(event.type, dict(event.data), event.seat, actor)
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise CommandError("invalid_request", "A player's name must be a non-empty string.")
+    if len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise CommandError(
+            "invalid_request", f"A player's name has at most {MAX_NAME} characters and no control characters."
+        )
+    return name.strip()
+
+
+def _check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if not isinstance(players, Sequence) or not players:
+        raise CommandError("invalid_request", "A game needs a list of players.")
+    seats: list[dict[str, Any]] = []
+    for index, player in enumerate(players):
+        if not isinstance(player, Mapping):
+            raise CommandError("invalid_request", f"Player {index} must be an object.")
+        if player.get("open"):
+            seats.append({"name": None, "bot": None, "open": True})
+            continue
+        bot = player.get("bot")
+        if bot is not None and bot not in BOT_LEVELS:
+            raise CommandError(
+                "invalid_request", f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
+            )
+        name = player.get("name") or (f"{bot} bot {index}" if bot else None)
+        seats.append({"name": _check_name(name), "bot": bot, "open": False})
+    return seats

@@ -1,0 +1,213 @@
+"""Games: create, list, read, join, act, and the event feed (paged and live)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, request, stream_with_context
+from redis import RedisError
+
+from events.envelope import Envelope
+from projections.table import Table
+from projections.views import board, event_for
+from service import schemas
+from service.errors import CommandError
+from service.http import body, caller_seat, platform
+from service.metrics import count
+
+bp = Blueprint("games", __name__)
+
+MAX_PAGE = 1000
+
+
+def _json(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(payload), status=status, mimetype="application/json", headers=headers)
+
+
+def _table(game_id: str) -> Table:
+    return platform().handler.load(game_id)
+
+
+def _etag(table: Table) -> dict[str, str]:
+    return {"ETag": f'"{table.version}"'}
+
+
+def game_body(table: Table, seat: int | None) -> dict[str, Any]:
+    out = table.summary()
+    out["seat"] = seat
+    out["view"] = board(table, seat)
+    if table.status == "active" and seat is not None and seat in table.to_act():
+        out["legal_actions"] = table.game.legal_actions(table.state, seat)
+    else:
+        out["legal_actions"] = []
+    return out
+
+
+@bp.post("/v1/games")
+def create_game() -> Response:
+    data = body(schemas.one(schemas.CreateGameIn))
+    created = platform().handler.create_game(
+        data["kind"],
+        data["players"],
+        data["options"],
+        seed=data["seed"],
+        command_id=request.headers.get("Idempotency-Key"),
+        turn_seconds=data["turn_seconds"],
+    )
+    summary = created.table.summary()
+    for seat in summary["seats"]:
+        if seat["seat"] in created.tokens:
+            seat["token"] = created.tokens[seat["seat"]]
+    payload = schemas.one(schemas.SummaryOut).dump(summary)
+    return _json(payload, 201, {"Location": f"/v1/games/{created.table.game_id}", **_etag(created.table)})
+
+
+@bp.get("/v1/games")
+def list_games() -> Response:
+    from projections.read_models import ReadModels
+
+    status = request.args.get("status")
+    if status not in (None, "open", "active", "finished"):
+        raise CommandError("invalid_request", "status must be open, active or finished.")
+    kind = request.args.get("kind") or None
+    offset = _int_arg("offset", 0, 0, 10**9)
+    limit = _int_arg("limit", 50, 1, 200)
+    models = ReadModels(platform().redis, platform().config.prefix)
+    total, summaries = models.games(status, kind, offset, limit)
+    page = {"games": summaries, "total": total, "offset": offset, "limit": limit}
+    return _json(schemas.one(schemas.GamesPageOut).dump(page))
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError("invalid_request", f"{name} must be a whole number.") from None
+    if not low <= value <= high:
+        raise CommandError("invalid_request", f"{name} must be between {low} and {high}.")
+    return value
+
+
+@bp.get("/v1/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    table = _table(game_id)
+    return _json(schemas.one(schemas.GameOut).dump(game_body(table, seat)), headers=_etag(table))
+
+
+@bp.post("/v1/games/<game_id>/seats/<int:seat>/join")
+def join(game_id: str, seat: int) -> Response:
+    data = body(schemas.one(schemas.JoinIn))
+    table, token = platform().handler.join(game_id, seat, data["name"])
+    payload = {"seat": seat, "token": token, "game": table.summary()}
+    return _json(schemas.one(schemas.JoinedOut).dump(payload), 200, _etag(table))
+
+
+@bp.post("/v1/games/<game_id>/actions")
+def act(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    data = body(schemas.one(schemas.ActionIn))
+    if seat is None:
+        _table(game_id)
+        raise CommandError("unauthorized", "Spectators cannot act; send a seat token.")
+    expected = data["expected_version"]
+    if expected is None:
+        expected = _if_match()
+    key = request.headers.get("Idempotency-Key")
+    # A key is its caller's own: two seats that happen to pick the same key send two commands.
+    command_id = None if key is None else f"seat-{seat}:{key}"
+    try:
+        acted = platform().handler.act(game_id, seat, data["action"], expected, command_id=command_id)
+    except CommandError as error:
+        if error.code == "stale_version":
+            count("conflicts_total")
+        raise
+    if not acted.duplicate:
+        count("appends_total")
+    table = acted.table
+    events = [event_for(table, e, seat) for e in acted.envelopes]
+    payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate}
+    return _json(schemas.one(schemas.ActedOut).dump(payload), headers=_etag(table))
+
+
+def _if_match() -> int:
+    header = request.headers.get("If-Match")
+    if header is None:
+        raise CommandError(
+            "precondition_required", "Send expected_version in the body or the version in If-Match."
+        )
+    try:
+        value = int(header.strip().strip('"').removeprefix("W/").strip('"'))
+    except ValueError:
+        raise CommandError("invalid_request", "If-Match must be a version number.") from None
+    if value < 0:
+        raise CommandError("invalid_request", "If-Match must be a version number.")
+    return value
+
+
+@bp.get("/v1/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    table = _table(game_id)
+    after = _int_arg("after", 0, 0, 2**53)
+    limit = _int_arg("limit", 100, 1, MAX_PAGE)
+    envelopes = platform().store.read(game_id, after=after, limit=limit)
+    page = {
+        "events": [event_for(table, e, seat) for e in envelopes],
+        "last_version": table.version,
+        "next_after": envelopes[-1].version if envelopes else after,
+    }
+    return _json(schemas.one(schemas.EventsPageOut).dump(page), headers=_etag(table))
+
+
+@bp.get("/v1/games/<game_id>/events/stream")
+def stream(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    _table(game_id)
+    resume = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    try:
+        after = max(0, int(resume))
+    except ValueError:
+        raise CommandError("invalid_request", "Last-Event-ID must be a version number.") from None
+    heartbeat = platform().config.heartbeat_seconds
+    p = platform()
+
+    def generate() -> Iterator[str]:
+        last = after
+        yield "retry: 2000\n\n"
+        while True:
+            try:
+                envelopes = _wait_for(p, game_id, last, heartbeat)
+            except RedisError:
+                yield ": store unavailable, retrying\n\n"
+                time.sleep(1)
+                continue
+            if not envelopes:
+                yield ": heartbeat\n\n"
+                continue
+            table = p.tables.load(game_id)
+            assert table is not None
+            for envelope in envelopes:
+                shown = event_for(table, envelope, seat)
+                yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {json.dumps(shown)}\n\n"
+                last = envelope.version
+            if table.status == "finished" and last >= table.version:
+                return
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+
+
+def _wait_for(p: Any, game_id: str, after: int, seconds: int) -> list[Envelope]:
+    envelopes = p.store.read(game_id, after=after, limit=MAX_PAGE)
+    if envelopes:
+        return envelopes
+    key = p.store.key(game_id, "events")
+    p.redis.xread({key: f"{after}-0"}, count=1, block=seconds * 1000)
+    return p.store.read(game_id, after=after, limit=MAX_PAGE)

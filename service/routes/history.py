@@ -1,0 +1,134 @@
+"""Time travel and tooling: views at past versions, replays, audits and their jobs,
+undo with consent, and forks."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import RAISE, Schema, fields, validate
+
+from service import tooling
+from service.errors import CommandError
+from service.http import body, caller_seat, platform
+from service.routes.games import game_body
+from service.schemas import MAX_VERSION, PlayerIn
+from workers import long_jobs
+
+bp = Blueprint("history", __name__)
+
+
+class UndoIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    to_version = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_VERSION))
+
+
+class ForkIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    at_version = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_VERSION))
+    players = fields.List(fields.Nested(PlayerIn), load_default=None, validate=validate.Length(min=1, max=16))
+
+
+def _json(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(payload), status=status, mimetype="application/json", headers=headers)
+
+
+def _seat_required(game_id: str) -> int:
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise CommandError("unauthorized", "Send a seat token: spectators cannot do this.")
+    return seat
+
+
+@bp.get("/v1/games/<game_id>/history/<int:version>")
+def history(game_id: str, version: int) -> Response:
+    seat = caller_seat(game_id)
+    return _json(tooling.history(platform(), game_id, version, seat))
+
+
+@bp.get("/v1/games/<game_id>/replay")
+def replay(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    return _json(tooling.replay(platform(), game_id, seat))
+
+
+@bp.post("/v1/games/<game_id>/replays")
+def start_replay(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    platform().handler.load(game_id)
+    job = long_jobs.enqueue(platform(), "replay", game_id, seat)
+    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+@bp.post("/v1/games/<game_id>/audits")
+def start_audit(game_id: str) -> Response:
+    caller_seat(game_id)
+    platform().handler.load(game_id)
+    job = long_jobs.enqueue(platform(), "audit", game_id)
+    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+@bp.get("/v1/jobs/<job_id>")
+def job_status(job_id: str) -> Response:
+    found = long_jobs.status(platform(), job_id)
+    if found is None:
+        raise CommandError("not_found", f"There is no job '{job_id}' (results are kept for a day).")
+    return _json(found)
+
+
+@bp.get("/v1/jobs/<job_id>/result")
+def job_result(job_id: str) -> Response:
+    found = long_jobs.result(platform(), job_id)
+    if found is None:
+        raise CommandError("not_found", f"Job '{job_id}' has no result (yet).")
+    media_type, text = found
+    return Response(text, mimetype=media_type)
+
+
+@bp.post("/v1/games/<game_id>/undo-requests")
+def request_undo(game_id: str) -> Response:
+    seat = _seat_required(game_id)
+    data = body(UndoIn())
+    acted = platform().handler.request_undo(
+        game_id, seat, data["to_version"], datetime.now(UTC), platform().config.undo_seconds
+    )
+    return _json(_undo_body(acted.table, seat), 201)
+
+
+@bp.post("/v1/games/<game_id>/undo-requests/<request_id>/<any(accept, decline):answer>")
+def answer_undo(game_id: str, request_id: str, answer: str) -> Response:
+    seat = _seat_required(game_id)
+    acted = platform().handler.answer_undo(game_id, seat, request_id, answer == "accept", datetime.now(UTC))
+    return _json(_undo_body(acted.table, seat))
+
+
+def _undo_body(table: Any, seat: int) -> dict[str, Any]:
+    undo = table.undo
+    pending = None
+    if undo is not None:
+        pending = {
+            "id": undo.id,
+            "by": undo.by,
+            "to_version": undo.to_version,
+            "expires_at": undo.expires_at,
+            "accepted": sorted(undo.accepted),
+        }
+    return {"pending": pending, "game": game_body(table, seat)}
+
+
+@bp.post("/v1/games/<game_id>/forks")
+def fork(game_id: str) -> Response:
+    seat = caller_seat(game_id)
+    data = body(ForkIn())
+    created = platform().handler.fork(game_id, data["at_version"], seat, data["players"])
+    summary = created.table.summary()
+    for entry in summary["seats"]:
+        if entry["seat"] in created.tokens:
+            entry["token"] = created.tokens[entry["seat"]]
+    return _json(summary, 201, {"Location": f"/v1/games/{created.table.game_id}"})

@@ -1,0 +1,143 @@
+"""Marshmallow schemas: every request body is loaded through one, every response
+body is dumped through one. Unknown fields are refused."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from service.handler import BOT_LEVELS, MAX_NAME
+
+MAX_VERSION = 2**53
+
+
+S = TypeVar("S", bound=Schema)
+
+
+def one(schema: type[S]) -> S:
+    """The one shared instance of ``schema``: building a Schema costs more than using it,
+    and load and dump keep no state on the instance."""
+    found = _INSTANCES.get(schema)
+    if found is None:
+        found = _INSTANCES.setdefault(schema, schema())
+    return found  # type: ignore[return-value]
+
+
+_INSTANCES: dict[type[Schema], Schema] = {}
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class PlayerIn(Strict):
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=MAX_NAME))
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
+    open = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+
+    @validates_schema
+    def _one_kind(self, data: dict, **_: object) -> None:
+        if data.get("open") and (data.get("bot") or data.get("name")):
+            raise ValidationError("an open seat has no name and no bot", "open")
+        if not data.get("open") and not data.get("bot") and not data.get("name"):
+            raise ValidationError("a human seat needs a name", "name")
+
+
+class CreateGameIn(Strict):
+    kind = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=1, max=16))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=256))
+    turn_seconds = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=86400)
+    )
+
+
+class JoinIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_NAME))
+
+
+class ActionIn(Strict):
+    action = fields.Dict(keys=fields.String(), required=True)
+    expected_version = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(0, MAX_VERSION)
+    )
+
+
+class SeatOut(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    open = fields.Boolean()
+    token = fields.String()
+
+
+class SummaryOut(Schema):
+    id = fields.String()
+    kind = fields.String()
+    version = fields.Integer()
+    status = fields.String()
+    seats = fields.List(fields.Nested(SeatOut))
+    options = fields.Dict()
+    fair_deal = fields.Boolean()
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    outcome = fields.Raw(allow_none=True)
+    to_act = fields.List(fields.Integer())
+    created_at = fields.String()
+    updated_at = fields.String()
+    forked_from = fields.Raw(allow_none=True)
+    turn_seconds = fields.Integer(allow_none=True)
+
+
+class GameOut(SummaryOut):
+    view = fields.Dict()
+    seat = fields.Integer(allow_none=True)
+    legal_actions = fields.List(fields.Dict())
+
+
+class EventOut(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    seat = fields.Integer(allow_none=True)
+    actor = fields.String()
+    data = fields.Raw()
+    at = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class ActedOut(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventOut))
+    duplicate = fields.Boolean()
+
+
+class EventsPageOut(Schema):
+    events = fields.List(fields.Nested(EventOut))
+    last_version = fields.Integer()
+    next_after = fields.Integer()
+
+
+class KindOut(Schema):
+    key = fields.String()
+    title = fields.String()
+    summary = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.List(fields.Dict())
+
+
+class GamesPageOut(Schema):
+    games = fields.List(fields.Nested(SummaryOut))
+    total = fields.Integer()
+    offset = fields.Integer()
+    limit = fields.Integer()
+
+
+class JoinedOut(Schema):
+    seat = fields.Integer()
+    token = fields.String()
+    game = fields.Nested(SummaryOut)

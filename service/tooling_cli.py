@@ -1,0 +1,159 @@
+"""CLI commands on the log: replay, audit, export, import, verify-seed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from service.errors import CommandError
+
+BOLD, DIM, CYAN, GREEN, RED, RESET = "\033[1m", "\033[2m", "\033[36m", "\033[32m", "\033[31m", "\033[0m"
+
+
+def register(commands: Any) -> dict[str, Any]:
+    replay = commands.add_parser("replay", help="print the board at each version of a game")
+    replay.add_argument("game_id")
+    replay.add_argument("--at", type=int, default=None, help="show only this version")
+    replay.add_argument("--seat", type=int, default=None, help="the seat whose view to show (default: spectator)")
+    replay.add_argument("--delay", type=float, default=0.0, help="seconds between versions")
+    replay.add_argument("--plain", action="store_true", help="no colours")
+    audit = commands.add_parser("audit", help="audit a game: chain, seed, every action re-decided, snapshot")
+    audit.add_argument("game_id")
+    export = commands.add_parser("export", help="write a game's whole log as NDJSON to stdout")
+    export.add_argument("game_id")
+    imp = commands.add_parser("import", help="verify and import an exported NDJSON log")
+    imp.add_argument("file", help="path, or - for stdin")
+    verify = commands.add_parser("verify-seed", help="re-derive every shuffle of a finished game from its seed")
+    verify.add_argument("game_id")
+    return {"replay": cmd_replay, "audit": cmd_audit, "export": cmd_export, "import": cmd_import,
+            "verify-seed": cmd_verify_seed}
+
+
+def _platform() -> Any:
+    from workers.runtime import platform
+
+    return platform()
+
+
+def _fail(error: CommandError) -> int:
+    print(f"error ({error.code}): {error.detail}", file=sys.stderr)
+    return 1
+
+
+def render(value: Any, colour: bool, indent: int = 0) -> list[str]:
+    """A view as an indented tree: keys in colour, short lists on one line."""
+    pad = "  " * indent
+    key = (lambda k: f"{CYAN}{k}{RESET}") if colour else (lambda k: str(k))
+    lines: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, (dict, list)) and v and len(json.dumps(v)) > 70:
+                lines.append(f"{pad}{key(k)}:")
+                lines.extend(render(v, colour, indent + 1))
+            else:
+                lines.append(f"{pad}{key(k)}: {json.dumps(v)}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)) and len(json.dumps(item)) > 70:
+                lines.append(f"{pad}- [{index}]")
+                lines.extend(render(item, colour, indent + 1))
+            else:
+                lines.append(f"{pad}- {json.dumps(item)}")
+    else:
+        lines.append(f"{pad}{json.dumps(value)}")
+    return lines
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from projections.table import evolve
+    from projections.views import board, event_for
+
+    platform = _platform()
+    colour = sys.stdout.isatty() and not args.plain
+    try:
+        final = platform.handler.load(args.game_id)
+    except CommandError as error:
+        return _fail(error)
+    if args.seat is not None and final.status != "finished":
+        print("error: a seat's view of a game in play needs that seat's token; use the API", file=sys.stderr)
+        return 1
+    table: Any = None
+    tables: dict[int, Any] = {}
+    for envelope in platform.store.read(args.game_id):
+        table = evolve(table, envelope, tables.__getitem__)
+        tables[envelope.version] = table
+        if args.at is not None and envelope.version != args.at:
+            continue
+        shown = event_for(final, envelope, args.seat)
+        seat_note = f" (seat {shown['seat']})" if shown["seat"] is not None else ""
+        head = f"v{envelope.version} {shown['type']}{seat_note}"
+        print(f"{BOLD}{head}{RESET}" if colour else head)
+        print("  " + json.dumps(shown["data"])[:200])
+        if table.state is not None:
+            print("\n".join(render(board(table, args.seat), colour, 1)))
+        print()
+        if args.delay:
+            time.sleep(args.delay)
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from service.tooling import audit_game
+
+    def progress(done: int, total: int) -> None:
+        print(f"\raudited {done}/{total} events", end="", file=sys.stderr, flush=True)
+
+    try:
+        report = audit_game(_platform(), args.game_id, progress)
+    except CommandError as error:
+        return _fail(error)
+    print(file=sys.stderr)
+    for name, result in report.checks.items():
+        print(f"{name:<10} {result}")
+    if report.ok:
+        print(f"{GREEN}audit passed{RESET}" if sys.stdout.isatty() else "audit passed")
+        return 0
+    print(f"audit FAILED at version {report.first_bad_version}: {report.reason}")
+    return 2
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from service.tooling import export_lines
+
+    try:
+        for line in export_lines(_platform(), args.game_id):
+            sys.stdout.write(line + "\n")
+    except CommandError as error:
+        return _fail(error)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from service.tooling import import_lines
+
+    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    with stream:
+        try:
+            game_id, report = import_lines(_platform(), stream)
+        except CommandError as error:
+            return _fail(error)
+    print(f"imported {report.versions} events as game {game_id}")
+    return 0
+
+
+def cmd_verify_seed(args: argparse.Namespace) -> int:
+    from service.tooling import verify_seed
+
+    try:
+        result = verify_seed(_platform(), args.game_id)
+    except CommandError as error:
+        return _fail(error)
+    print(f"seed            {result['seed']}")
+    print(f"commitment      {result['seed_commitment']}")
+    for name, check in result["checks"].items():
+        print(f"{name:<15} {check}")
+    print("every shuffle and draw re-derived from the seed" if result["ok"] else f"FAILED: {result['reason']}")
+    return 0 if result["ok"] else 2

@@ -1,0 +1,44 @@
+"""An in-process app on fakeredis with the tiny game, and a client helper."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import fakeredis
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+from service.platform import Platform
+from workers.scheduling import InlineBots
+
+
+@pytest.fixture
+def platform() -> Platform:
+    config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6)
+    p = Platform(config, fakeredis.FakeRedis())
+    p.handler.scheduler = InlineBots(p)
+    return p
+
+
+@pytest.fixture
+def app(platform: Platform) -> Flask:
+    return create_app(platform.config, platform)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_tiny(client: FlaskClient, players: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    players = players or [{"name": "ann"}, {"name": "bob"}]
+    response = client.post("/v1/games", json={"kind": "tiny", "players": players, **extra})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    return response.get_json()

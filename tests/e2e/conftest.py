@@ -1,0 +1,114 @@
+"""A running ``tablestream serve`` on the embedded Redis and Debian's Chromium,
+driven through Playwright for Python (no browser download)."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    data = tmp_path_factory.mktemp("tablestream-data")
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+    env.update({"TABLESTREAM_DATA_DIR": str(data), "HOST": "127.0.0.1", "PORT": str(port), "PYTHONUNBUFFERED": "1"})
+    log = (data / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"tablestream serve exited: {(data / 'serve.log').read_text()[-2000:]}")
+            try:
+                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"tablestream serve did not come up: {(data / 'serve.log').read_text()[-2000:]}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield instance
+        instance.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.failed_call = report.failed  # type: ignore[attr-defined]
+
+
+@pytest.fixture()
+def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    trail: list[str] = []
+    page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
+    page.on("requestfailed", lambda req: trail.append(f"failed {req.method} {req.url}: {req.failure}"))
+    page.on("response", lambda res: "/v1/" in res.url and trail.append(
+        f"{res.status} {res.request.method} {res.url} etag={res.headers.get('etag')}"))
+    page.on("request", lambda req: "/v1/" in req.url and trail.append(f"-> {req.method} {req.url}"))
+    yield page
+    if getattr(request.node, "failed_call", False):  # keep what the browser showed
+        OUTPUT.mkdir(exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        try:
+            page.screenshot(path=str(OUTPUT / f"failed-{name}.png"), full_page=True)
+            text = page.url + "\n\n" + page.inner_text("body") + "\n\n" + "\n".join(trail[-200:])
+            (OUTPUT / f"failed-{name}.txt").write_text(text)
+        except Exception:  # the page itself may be gone
+            pass
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def output() -> Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT

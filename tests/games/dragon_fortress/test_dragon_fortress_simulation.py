@@ -1,0 +1,118 @@
+"""Random legal play: the shared contract test, then thousands of games checking this game's
+own invariants (card conservation, one dragon a line, hands, endings)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given as hypothesis_given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from games.base import IllegalAction
+from games.dragon_fortress import GAME
+from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, HAND_SIZE, TYPE_OF
+from games.dragon_fortress.state import STEP_MOVE, Table
+from games.play import fold, new_game, random_game, step
+from tests.games.contract import check_contract, roundtrip
+from tests.games.dragon_fortress.tables import every_card
+
+ALL_CARDS = frozenset(TYPE_OF)
+ACTION_LIMIT = 2_000
+
+
+def test_the_shared_contract_holds_in_random_play() -> None:
+    lengths = check_contract(GAME, players=[3, 4], games=12, check_every=7)
+    assert all(length < ACTION_LIMIT for length in lengths)
+
+
+def check_invariants(table: Table) -> None:
+    cards = every_card(table)
+    assert len(cards) == 160 and frozenset(cards) == ALL_CARDS, "a card was lost or doubled"
+    for estate in table.estates:
+        assert sum(card in DRAGON_IDS for card in estate.line) <= 1, "two dragons in one line"
+        assert not any(TYPE_OF[card].kind in ("dragon", "call", "flag") for card in estate.hand)
+        assert len(estate.hand) <= HAND_SIZE + 1
+        assert CALL_CARD not in estate.line and estate.flag not in estate.line
+        assert all(TYPE_OF[card].is_dragon for card in estate.trophies)
+    if table.step == STEP_MOVE:
+        assert all(len(e.hand) <= HAND_SIZE for e in table.estates)
+        assert all(e.fresh_gold is None for e in table.estates)
+    assert table.supply.count(CALL_CARD) + table.out.count(CALL_CARD) == 1
+    assert all(TYPE_OF[card].is_dragon for card in table.dragons)
+
+
+def check_ending(table: Table) -> None:
+    result = GAME.outcome(table)
+    assert result is not None and table.ender is not None
+    assert not any(card in DRAGON_IDS for e in table.estates for card in e.line), "dragons flee at the end"
+    if table.result == "terror":
+        assert "shadow-terror-01" in table.estates[table.ender].trophies
+    else:
+        assert table.result == "hand" and table.estates[table.ender].hand == ()
+    assert result["scores"][result["winners"][0]] == max(result["scores"])
+
+
+WRONG = [
+    {"type": "move", "card": "estate-flag-01"},
+    {"type": "place", "card": CALL_CARD},
+    {"type": "purchase", "card": "crop-field"},
+    {"type": "draw", "pile": "dragons"},
+    {"type": "sacrifice"},
+    {"type": "advance", "phase": "pasture"},
+]
+
+
+def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> Table:
+    play = new_game(GAME, players, None, rng)
+    for _ in range(ACTION_LIMIT):
+        table = play.state
+        assert isinstance(table, Table)
+        check_invariants(table)
+        if GAME.outcome(table) is not None:
+            check_ending(table)
+            return table
+        seat = table.turn
+        legal = GAME.legal_actions(table, seat)
+        if probe_illegal:
+            wrong = rng.choice(WRONG)
+            if wrong not in legal:
+                before = len(play.events)
+                with pytest.raises(IllegalAction):
+                    step(GAME, play, seat, wrong, rng)
+                assert len(play.events) == before and play.state is table, "an illegal action appended events"
+        step(GAME, play, seat, rng.choice(legal), rng)
+    raise AssertionError("a random game did not end")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_thousands_of_random_games_keep_every_card_and_end(players: int) -> None:
+    endings = {"terror": 0, "hand": 0}
+    for index in range(1000):
+        table = play_checked(players, random.Random(f"df-{players}-{index}"), probe_illegal=index % 10 == 0)
+        assert table.result is not None
+        endings[table.result] += 1
+    assert endings["hand"] > 0
+
+
+@settings(max_examples=25, deadline=None)
+@hypothesis_given(players=st.sampled_from([3, 4]), seed=st.integers(min_value=0, max_value=2**32))
+def test_a_random_game_refolds_from_its_json_log(players: int, seed: int) -> None:
+    play = random_game(GAME, players, random.Random(seed), max_actions=ACTION_LIMIT)
+    assert GAME.outcome(play.state) is not None
+    assert fold(GAME, [roundtrip(event) for event in play.events]) == play.state
+    json.dumps(GAME.view(play.state, None))
+
+
+def test_the_shadow_terror_ends_some_random_games() -> None:
+    """Both endings happen in play: a terror ending is reachable, not only the empty hand."""
+    seen = set()
+    for index in range(300):
+        table = random_game(GAME, 4, random.Random(f"terror-{index}"), max_actions=ACTION_LIMIT).state
+        assert isinstance(table, Table)
+        seen.add(table.result)
+        if seen == {"terror", "hand"}:
+            break
+    assert seen == {"terror", "hand"}

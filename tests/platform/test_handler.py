@@ -1,0 +1,159 @@
+"""The command handler on the tiny game: given events, when a command, then events or an error."""
+
+from __future__ import annotations
+
+import random
+
+import fakeredis
+import pytest
+
+from events.memory import MemoryEventStore
+from games.rng import commitment
+from projections.snapshots import RedisSnapshots
+from projections.table import fold
+from projections.tables import Tables
+from service.errors import CommandError
+from service.handler import Handler, Vault
+
+TWO = [{"name": "ann"}, {"name": "bob"}]
+
+
+@pytest.fixture
+def h() -> Handler:
+    client = fakeredis.FakeRedis()
+    store = MemoryEventStore()
+    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=3), Vault(client))
+
+
+def error_of(call) -> CommandError:  # type: ignore[no-untyped-def]
+    with pytest.raises(CommandError) as caught:
+        call()
+    return caught.value
+
+
+def test_creating_a_game_commits_to_its_seed_and_hands_a_token_per_human_seat(h: Handler) -> None:
+    created = h.create_game("tiny", [{"name": "ann"}, {"bot": "random"}])
+    envelopes = h.store.read(created.table.game_id)
+    assert envelopes[0].type == "GameCreated"
+    assert envelopes[0].data["seed_commitment"] == commitment(h.vault.seed(created.table.game_id))
+    assert "seed" not in envelopes[0].data
+    assert set(created.tokens) == {0}
+    assert h.vault.owner(created.tokens[0]) == (created.table.game_id, 0)
+    assert created.table.fair_deal is True
+
+
+def test_a_seed_chosen_by_the_creator_is_not_a_fair_deal(h: Handler) -> None:
+    created = h.create_game("tiny", TWO, seed="my-seed")
+    assert created.table.fair_deal is False
+    again = h.create_game("tiny", TWO, seed="my-seed")
+    deals = [h.store.read(t.table.game_id)[1].data for t in (created, again)]
+    assert deals[0] == deals[1], "the same seed deals the same cards"
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "options", "code"),
+    [
+        ("no-such-game", TWO, {}, "unknown_kind"),
+        ("tiny", [{"name": "ann"}], {}, "invalid_options"),
+        ("tiny", TWO, {"start": 12}, "invalid_options"),
+        ("tiny", TWO, {"colour": "red"}, "invalid_options"),
+        ("tiny", [{"name": "ann"}, {"bot": "genius"}], {}, "invalid_request"),
+        ("tiny", [{"name": "a\x00b"}, {"name": "bob"}], {}, "invalid_request"),
+    ],
+)
+def test_a_game_that_cannot_start_is_refused_and_appends_nothing(
+    h: Handler, kind: str, players: list, options: dict, code: str
+) -> None:
+    assert error_of(lambda: h.create_game(kind, players, options)).code == code
+    assert list(h.store.game_ids()) == []
+
+
+def test_acting_appends_the_action_then_its_events(h: Handler) -> None:
+    table = h.create_game("tiny", TWO).table
+    acted = h.act(table.game_id, 0, {"type": "add", "amount": 2}, table.version, "cmd-1")
+    assert [e.type for e in acted.envelopes] == ["ActionTaken", "Added"]
+    assert acted.envelopes[0].data == {"action": {"type": "add", "amount": 2}}
+    assert acted.table.state.count == 2 and acted.table.version == table.version + 2
+
+
+def test_refusals_have_stable_codes_and_append_nothing(h: Handler) -> None:
+    table = h.create_game("tiny", TWO).table
+    gid, v = table.game_id, table.version
+    assert error_of(lambda: h.act(gid, 1, {"type": "add", "amount": 1}, v)).code == "not_your_turn"
+    assert error_of(lambda: h.act(gid, 0, {"type": "add", "amount": 3}, v)).code == "illegal_action"
+    assert error_of(lambda: h.act(gid, 0, {"type": "add", "amount": 1}, v - 1)).code == "stale_version"
+    assert error_of(lambda: h.act(gid, 0, {"type": "add", "amount": 1}, v + 1)).code == "stale_version"
+    assert error_of(lambda: h.act("nope", 0, {"type": "add", "amount": 1}, v)).code == "not_found"
+    illegal = error_of(lambda: h.act(gid, 0, {"type": "fly"}, v))
+    assert illegal.extra["legal_actions"] == h.load(gid).game.legal_actions(table.state, 0)
+    assert h.store.last_version(gid) == v
+
+
+def test_a_retried_command_returns_the_first_answer_and_appends_nothing(h: Handler) -> None:
+    table = h.create_game("tiny", TWO).table
+    first = h.act(table.game_id, 0, {"type": "add", "amount": 1}, table.version, "same-key")
+    again = h.act(table.game_id, 0, {"type": "add", "amount": 1}, table.version, "same-key")
+    assert again.duplicate and [e.hash for e in again.envelopes] == [e.hash for e in first.envelopes]
+    assert h.store.last_version(table.game_id) == first.version
+
+
+def test_the_game_ends_with_its_outcome_and_reveals_the_seed(h: Handler) -> None:
+    table = h.create_game("tiny", TWO, {"start": 9}).table
+    acted = h.act(table.game_id, 0, {"type": "add", "amount": 1}, table.version)
+    ended = acted.envelopes[-1]
+    assert ended.type == "SeedRevealed"
+    assert ended.data["outcome"]["winners"] == [0]
+    assert commitment(ended.data["seed"]) == table.seed_commitment
+    assert acted.table.status == "finished"
+    assert error_of(lambda: h.act(table.game_id, 1, {"type": "add", "amount": 1}, acted.version)).code == "game_over"
+
+
+def test_an_open_seat_waits_for_a_player_then_the_game_starts(h: Handler) -> None:
+    table = h.create_game("tiny", [{"name": "ann"}, {"open": True}]).table
+    assert table.status == "open"
+    assert error_of(lambda: h.act(table.game_id, 0, {"type": "draw"}, table.version)).code == "game_not_started"
+    joined, token = h.join(table.game_id, 1, "bob")
+    assert joined.status == "active" and h.vault.owner(token) == (table.game_id, 1)
+    assert error_of(lambda: h.join(table.game_id, 1, "eve")).code == "seat_taken"
+
+
+def test_fold_from_any_snapshot_equals_fold_from_zero_at_every_version(h: Handler) -> None:
+    rng = random.Random(7)
+    for _ in range(10):
+        table = h.create_game("tiny", TWO).table
+        while table.status == "active":
+            seat = next(iter(table.to_act()))
+            action = rng.choice(table.game.legal_actions(table.state, seat))
+            table = h.act(table.game_id, seat, action, table.version).table
+        envelopes = h.store.read(table.game_id)
+        for version in range(1, len(envelopes) + 1):
+            from_zero = fold(None, envelopes[:version])
+            for start in range(1, version + 1):
+                from_snapshot = fold(fold(None, envelopes[:start]), envelopes[start:version])
+                assert from_snapshot == from_zero
+            assert h.tables.at(table.game_id, version) == from_zero
+        fresh = Tables(h.store, h.tables.snapshots)
+        assert fresh.load(table.game_id) == fold(None, envelopes)
+        assert h.tables.snapshots.version(table.game_id) == table.version
+
+
+def test_concurrent_creates_with_one_key_make_one_game_and_all_get_its_tokens(h: Handler) -> None:
+    import threading
+
+    players = [{"name": "ann"}, {"name": "bob"}]
+    results: list[tuple[str, dict[int, str]]] = []
+    barrier = threading.Barrier(8)
+
+    def create() -> None:
+        barrier.wait()
+        created = h.create_game("tiny", players, command_id="same-key")
+        results.append((created.table.game_id, created.tokens))
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 8 and len(set(game for game, _ in results)) == 1
+    assert all(tokens == results[0][1] and set(tokens) == {0, 1} for _, tokens in results)
+    assert len(list(h.store.game_ids())) == 1

@@ -1,0 +1,103 @@
+"""`tablestream serve` with no REDIS_URL: an embedded Redis in a fresh data
+directory, /healthz within 15 s, and the data still there after a restart."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+    env.update(TABLESTREAM_DATA_DIR=str(data_dir), PORT=str(port))
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+
+
+def wait_healthy(base: str, process: subprocess.Popen[bytes], seconds: float) -> tuple[dict, float]:
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
+        try:
+            response = requests.get(f"{base}/healthz", timeout=2)
+            if response.status_code == 200:
+                return response.json(), time.monotonic() - started
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"/healthz did not answer 200 within {seconds} s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> str:
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=30)
+    return out.decode()
+
+
+def test_serve_embedded_answers_health_and_keeps_data_across_restart(tmp_path: Path) -> None:
+    data_dir = tmp_path / "fresh"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start(data_dir, port)
+    try:
+        health, seconds = wait_healthy(base, server, 15)
+        print(f"/healthz answered 200 after {seconds:.1f} s on a fresh data directory")
+        assert health["redis"]["reachable"] is True
+        kind = requests.get(f"{base}/v1/kinds", timeout=5).json()["kinds"][0]
+        players = [{"name": f"p{i}"} for i in range(kind["min_players"])]
+        created = requests.post(f"{base}/v1/games", json={"kind": kind["key"], "players": players}, timeout=10)
+        assert created.status_code == 201, created.text
+        game = created.json()
+    finally:
+        output = stop(server)
+    assert server.returncode == 0, output
+    assert (data_dir / "appendonly.aof").exists() or (data_dir / "appendonlydir").exists()
+
+    server = start(data_dir, port)
+    try:
+        wait_healthy(base, server, 15)
+        again = requests.get(f"{base}/v1/games/{game['id']}", timeout=5)
+        assert again.status_code == 200
+        assert again.json()["version"] == game["version"]
+        assert again.json()["seed_commitment"] == game["seed_commitment"]
+    finally:
+        stop(server)
+
+
+def test_ctrl_c_to_the_whole_terminal_group_stops_everything_cleanly(tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+    env.update(TABLESTREAM_DATA_DIR=str(tmp_path / "data"), PORT=str(port))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", server, 15)
+        time.sleep(1.0)  # the worker and projector are up and connected
+    finally:
+        os.killpg(server.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+        output, _ = server.communicate(timeout=30)
+    text = output.decode()
+    assert server.returncode == 0, text
+    assert "Traceback" not in text and "could not connect" not in text, text
+    assert text.count("tablestream: stopped") == 1, text
+    left = subprocess.run(["pgrep", "-f", str(tmp_path / "data")], capture_output=True, text=True).stdout.split()
+    assert left == [], f"processes left behind: {left}"

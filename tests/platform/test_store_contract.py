@@ -1,0 +1,161 @@
+"""One contract for every event store: in memory, on fakeredis and on a real Redis."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+
+import fakeredis
+import pytest
+import redis
+
+from events import NewEvent, VersionConflict
+from events.memory import MemoryEventStore
+from events.redis_store import RedisEventStore
+from events.store import EventStore
+
+
+@pytest.fixture(params=["memory", "fakeredis", "redis"])
+def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+    if request.param == "memory":
+        yield MemoryEventStore()
+    elif request.param == "fakeredis":
+        yield RedisEventStore(fakeredis.FakeRedis(), prefix="t")
+    else:
+        client = request.getfixturevalue("real_redis")
+        yield RedisEventStore(client, prefix=request.getfixturevalue("prefix"))
+
+
+def one(kind: str = "Ticked", **data: object) -> list[NewEvent]:
+    return [NewEvent(kind, data)]
+
+
+def test_versions_start_at_one_and_are_ordered(store: EventStore) -> None:
+    first = store.append("g", [NewEvent("A", {"n": 1}), NewEvent("B", {"n": 2})], 0, "c1")
+    second = store.append("g", one(n=3), 2, "c2")
+    assert (first.first_version, first.last_version) == (1, 2)
+    assert (second.first_version, second.last_version) == (3, 3)
+    assert [e.version for e in store.read("g")] == [1, 2, 3]
+    assert [e.type for e in store.read("g")] == ["A", "B", "Ticked"]
+    assert store.last_version("g") == 3
+    assert [e.version for e in store.read("g", after=1, limit=1)] == [2]
+
+
+def test_a_stale_expected_version_is_refused_with_the_current_one(store: EventStore) -> None:
+    store.append("g", one(), 0)
+    store.append("g", one(), 1)
+    with pytest.raises(VersionConflict) as behind:
+        store.append("g", one(), 1)
+    assert behind.value.current == 2
+    assert store.last_version("g") == 2
+
+
+def test_an_expected_version_ahead_of_the_log_is_refused(store: EventStore) -> None:
+    store.append("g", one(), 0)
+    with pytest.raises(VersionConflict) as ahead:
+        store.append("g", one(), 5)
+    assert ahead.value.current == 1
+    assert store.last_version("g") == 1
+
+
+def test_a_repeated_command_id_appends_nothing_and_returns_the_first_result(store: EventStore) -> None:
+    first = store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0, "same")
+    again = store.append("g", one(), 2, "same")
+    stale_again = store.append("g", one(), 0, "same")
+    assert (again.first_version, again.last_version, again.duplicate) == (1, 2, True)
+    assert (stale_again.first_version, stale_again.last_version) == (first.first_version, first.last_version)
+    assert store.last_version("g") == 2
+    assert store.command_result("g", "same") is not None
+    assert store.command_result("g", "other") is None
+
+
+def test_games_are_separate_logs_and_each_command_adds_a_notice(store: EventStore) -> None:
+    store.append("g1", one(), 0)
+    store.append("g2", [NewEvent("A", {}), NewEvent("Z", {})], 0)
+    store.append("g1", one("Y"), 1)
+    assert store.last_version("g1") == 2 and store.last_version("g2") == 2
+    assert sorted(store.game_ids()) == ["g1", "g2"]
+    notices = store.notices()
+    assert [(n.game, n.version, n.type) for n in notices] == [("g1", 1, "Ticked"), ("g2", 2, "Z"), ("g1", 2, "Y")]
+    assert [n.game for n in store.notices(after=notices[0].id)] == ["g2", "g1"]
+
+
+def test_the_chain_verifies_and_links_each_event_to_the_one_before(store: EventStore) -> None:
+    for version in range(5):
+        store.append("g", one(n=version), version)
+    envelopes = store.read("g")
+    assert store.verify("g").ok
+    assert all(b.prev_hash == a.hash for a, b in zip(envelopes, envelopes[1:], strict=False))
+    assert store.head("g") == (5, envelopes[-1].hash)
+
+
+def tamper(store: EventStore, game: str, version: int, text: str) -> None:
+    if isinstance(store, MemoryEventStore):
+        store.tamper(game, version, text)
+    else:
+        assert isinstance(store, RedisEventStore)
+        key = store.key(game, "events")
+        store.redis.xdel(key, f"{version}-0")
+        # Re-inserting in the middle of a stream needs it rebuilt: copy, edit, rewrite.
+        entries = store.redis.xrange(key)
+        store.redis.delete(key)
+        rows = sorted([(int(i.split(b"-")[0]), f[b"e"].decode()) for i, f in entries] + [(version, text)])
+        for v, t in rows:
+            store.redis.xadd(key, {"e": t}, id=f"{v}-0")
+
+
+@pytest.mark.parametrize("where", ["data", "type", "unparseable"])
+def test_a_changed_byte_makes_verification_name_that_version(store: EventStore, where: str) -> None:
+    for version in range(6):
+        store.append("g", one(n=version * 11), version)
+    (_, text), = store.read_raw("g", after=3, limit=1)
+    if where == "data":
+        changed = text.replace('"n":33', '"n":34')
+    elif where == "type":
+        changed = text.replace('"Ticked"', '"Tucked"')
+    else:
+        changed = text[:-1]
+    assert changed != text
+    tamper(store, "g", 4, changed)
+    report = store.verify("g")
+    assert not report.ok
+    assert report.first_bad_version == 4
+
+
+def test_events_round_trip_through_canonical_json(store: EventStore) -> None:
+    data = {"cards": ["QH", "10S"], "nested": {"ünïcode": "✓", "n": None}, "flag": True}
+    store.append("g", [NewEvent("Dealt", data, seat=1, actor="bot")], 0, "cmd")
+    (envelope,) = store.read("g")
+    assert envelope.data == data and envelope.seat == 1 and envelope.actor == "bot"
+    assert envelope.command_id == "cmd"
+    assert json.loads(envelope.encode()) == envelope.as_dict()
+
+
+def test_sixty_four_threads_at_the_same_version_one_wins(real_redis: redis.Redis, prefix: str) -> None:
+    store = RedisEventStore(real_redis, prefix=prefix)
+    store.append("race", one(), 0)
+    barrier = threading.Barrier(64)
+    won: list[int] = []
+    lost: list[int] = []
+
+    def writer(index: int) -> None:
+        mine = RedisEventStore(redis.Redis(connection_pool=real_redis.connection_pool), prefix=prefix)
+        barrier.wait()
+        try:
+            mine.append("race", one(writer=index), 1, f"cmd-{index}")
+            won.append(index)
+        except VersionConflict:
+            lost.append(index)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(64)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(f"64 writers at version 1: {len(won)} won, {len(lost)} refused")
+    assert len(won) == 1 and len(lost) == 63
+    envelopes = store.read("race")
+    assert [e.version for e in envelopes] == [1, 2]
+    assert envelopes[1].data == {"writer": won[0]}
+    assert store.verify("race").ok

@@ -1,0 +1,39 @@
+"""Fixtures of the reliability suite: a redis-server of the test's own (so it may be
+killed), and an in-process platform on the shared test Redis (under the test's prefix)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.config import Config
+from service.platform import Platform
+from tests.reliability.procs import RedisServer
+from workers.scheduling import InlineBots
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path / "redis")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def inline_platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
+    """The platform on the real test Redis; bot turns played inline; no rate limits."""
+    config = Config(
+        redis_url=redis_url, prefix=prefix, rate_per_address=10**6, rate_per_token=10**6, heartbeat_seconds=1
+    )
+    platform = Platform(config, real_redis)
+    platform.handler.scheduler = InlineBots(platform)
+    return platform
+
+
+def event_counts(platform: Platform) -> dict[str, int]:
+    """Every game's last version: compared before and after to show nothing was appended."""
+    return {game: platform.store.last_version(game) for game in platform.store.game_ids()}

@@ -1,0 +1,39 @@
+"""A platform on fakeredis with jobs run inline, and helpers to play games through it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import fakeredis
+import pytest
+
+from projections.table import Table
+from service.config import Config
+from service.platform import Platform
+from workers import runtime
+from workers.scheduling import InlineBots
+
+
+@pytest.fixture
+def platform() -> Platform:
+    config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, inline_jobs=True)
+    p = Platform(config, fakeredis.FakeRedis())
+    p.handler.scheduler = InlineBots(p)
+    runtime.use(p)
+    return p
+
+
+def play(platform: Platform, table: Table, rng: random.Random, max_actions: int = 100_000) -> Table:
+    """Random legal actions for whoever is to act, until the game ends or the budget runs out."""
+    for _ in range(max_actions):
+        if table.status != "active":
+            break
+        seat = min(table.to_act())
+        action = rng.choice(table.game.legal_actions(table.state, seat))
+        table = platform.handler.act(table.game_id, seat, action, table.version).table
+    return table
+
+
+def humans(count: int) -> list[dict[str, Any]]:
+    return [{"name": f"p{i}"} for i in range(count)]

@@ -1,0 +1,141 @@
+"""Bot turns and turn timers through a real Redis and real RQ workers."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+from rq import Queue, SimpleWorker
+from rq.job import Job
+
+from games import registry
+from service.config import Config
+from service.platform import Platform
+from workers import runtime
+from workers.jobs import bot_turn
+from workers.scheduling import RQScheduler, queue_names, sweep_stalled
+
+
+@pytest.fixture
+def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
+    p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
+    p.handler.scheduler = RQScheduler(p)
+    runtime.use(p)
+    return p
+
+
+def work(platform: Platform) -> None:
+    SimpleWorker(list(queue_names(platform)), connection=platform.queue_redis).work(burst=True, logging_level="ERROR")
+
+
+def test_a_bot_to_act_gets_a_job_with_a_deterministic_id(platform: Platform) -> None:
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"name": "ann"}]).table
+    expected = f"bot-{table.game_id}-{table.version}-0"
+    assert expected in Queue(queue_names(platform)[0], connection=platform.redis).job_ids
+    assert Job.fetch(expected, connection=platform.redis).retries_left == 3
+
+
+def test_a_bot_turn_run_twice_acts_once(platform: Platform) -> None:
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"name": "ann"}]).table
+    first = bot_turn(table.game_id, 0, table.version)
+    second = bot_turn(table.game_id, 0, table.version)
+    assert first.startswith("played") and second == "moved on"
+    taken = [e for e in platform.store.read(table.game_id) if e.type == "ActionTaken"]
+    assert len(taken) == 1 and taken[0].actor == "bot"
+
+
+def test_a_bot_answers_a_human_through_the_worker(platform: Platform) -> None:
+    table = platform.handler.create_game("tiny", [{"name": "ann"}, {"bot": "greedy"}]).table
+    acted = platform.handler.act(table.game_id, 0, {"type": "add", "amount": 1}, table.version)
+    work(platform)
+    after = platform.handler.load(table.game_id)
+    assert after.version > acted.version and 0 in after.to_act()
+
+
+def test_a_lost_bot_turn_is_played_when_a_worker_starts(platform: Platform) -> None:
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"bot": "random"}]).table
+    Queue(queue_names(platform)[0], connection=platform.redis).empty()  # the job died with its worker
+    assert sweep_stalled(platform) == 1
+    work(platform)
+    assert platform.handler.load(table.game_id).status == "finished"
+
+
+def test_a_turn_timer_plays_for_a_seat_that_does_not_act(platform: Platform) -> None:
+    from rq.scheduler import RQScheduler as Scheduler
+
+    table = platform.handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], turn_seconds=1).table
+    time.sleep(1.2)
+    scheduler = Scheduler(list(queue_names(platform)), connection=platform.redis)
+    scheduler.acquire_locks()
+    scheduler.enqueue_scheduled_jobs()
+    scheduler.release_locks()
+    work(platform)
+    after = platform.handler.load(table.game_id)
+    timed_out = [e for e in platform.store.read(table.game_id) if e.actor == "timeout"]
+    assert after.version > table.version and timed_out and timed_out[0].seat == 0
+
+
+KINDS = [k for k in registry.keys() if k != "tiny"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+def test_twenty_all_bot_games_of_every_kind_end_through_the_worker(platform: Platform, kind: str) -> None:
+    game = registry.get(kind)
+    assert game is not None
+    started = time.monotonic()
+    ids = []
+    for index in range(20):
+        count = game.min_players + index % (game.max_players - game.min_players + 1)
+        levels = ["random", "greedy"] if index % 4 == 0 else ["random"]
+        players = [{"bot": levels[seat % len(levels)]} for seat in range(count)]
+        ids.append(platform.handler.create_game(kind, players).table.game_id)
+    work(platform)
+    tables = [platform.handler.load(g) for g in ids]
+    versions = sum(t.version for t in tables)
+    print(f"{kind}: 20 bot games, {versions} events, {time.monotonic() - started:.1f} s")
+    assert all(t.status == "finished" for t in tables), [t.version for t in tables if t.status != "finished"]
+
+
+def test_an_ismcts_bot_stops_searching_at_the_configured_deadline_and_still_plays_legally(
+    real_redis: redis.Redis, redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import games.ismcts
+
+    p = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=0.0), real_redis)
+    runtime.use(p)
+    iterations = []
+    real_iterate = games.ismcts._iterate
+    monkeypatch.setattr(games.ismcts, "_iterate", lambda *a, **k: iterations.append(1) or real_iterate(*a, **k))
+    table = p.handler.create_game("fortress-royals", [{"bot": "ismcts"}, {"bot": "ismcts"}]).table
+    seat = sorted(table.to_act())[0]
+    assert len(table.game.legal_actions(table.state, seat)) > 1, "a choice to search"
+    assert bot_turn(table.game_id, seat, table.version).startswith("played")
+    assert iterations == [], "a deadline already past: no iteration"
+    taken = [e for e in p.store.read(table.game_id) if e.type == "ActionTaken"]
+    assert len(taken) == 1 and taken[0].actor == "bot"
+
+
+def test_a_bot_that_the_game_leaves_behind_mid_search_stops_and_appends_nothing(
+    real_redis: redis.Redis, redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import games.ismcts
+
+    p = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=60.0), real_redis)
+    runtime.use(p)
+    table = p.handler.create_game("fortress-royals", [{"bot": "ismcts"}, {"bot": "ismcts"}]).table
+    seat = sorted(table.to_act())[0]
+    iterations = []
+    real_iterate = games.ismcts._iterate
+
+    def iterate(*args, **kwargs):  # type: ignore[no-untyped-def]
+        iterations.append(1)
+        if len(iterations) == 5:  # meanwhile another seat's action lands: the log moves on
+            monkeypatch.setattr(p.store, "last_version", lambda game_id: table.version + 1)
+        return real_iterate(*args, **kwargs)
+
+    monkeypatch.setattr(games.ismcts, "_iterate", iterate)
+    assert bot_turn(table.game_id, seat, table.version) == "moved on"
+    assert len(iterations) < games.ismcts.ITERATIONS["fortress-royals"], "the search stopped early"
+    assert not [e for e in p.store.read(table.game_id) if e.type == "ActionTaken"]

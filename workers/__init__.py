@@ -1,0 +1,1 @@
+"""Background work on RQ: bot turns, turn timers, replays, audits and projections."""

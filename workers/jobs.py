@@ -1,0 +1,126 @@
+"""The jobs: module-level functions taking simple arguments.
+
+A bot turn re-reads the table and does nothing when the game moved on, so a job
+that runs twice (a retry, a worker killed mid-job and its job re-queued) acts once;
+its command id is the job id, so even a second append is refused as a duplicate.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+
+from games.bots import choose
+from service.errors import CommandError
+from service.platform import Platform
+from workers.runtime import current
+
+MOVED_ON = ("stale_version", "game_over", "not_your_turn", "game_not_started")
+
+
+def bot_turn(game_id: str, seat: int, version: int, actor: str = "bot", level: str | None = None) -> str:
+    return play_bot(current(), game_id, seat, version, actor, level)
+
+
+def play_bot(
+    platform: Platform, game_id: str, seat: int, version: int, actor: str = "bot", level: str | None = None
+) -> str:
+    started = time.monotonic()
+    table = platform.tables.load(game_id)
+    if table is None or table.version != version or seat not in table.to_act():
+        return "moved on"
+    chosen = level or table.seats[seat].bot or "greedy"
+    rng = random.Random(f"{game_id}:{version}:{seat}")
+    stop_at = started + platform.config.bot_seconds
+    moved_on = MovedOn(platform, game_id, version)
+
+    def deadline() -> bool:
+        return time.monotonic() >= stop_at or moved_on()
+
+    action = choose(chosen, table.game, table.state, seat, rng, deadline=deadline)
+    if moved_on.seen:  # another seat acted while this bot thought (a phase where both act)
+        return "moved on"
+    try:
+        platform.handler.act(
+            game_id, seat, action, version, command_id=job_id("bot", game_id, version, seat), actor=actor
+        )
+    except CommandError as error:
+        if error.code in MOVED_ON:
+            return "moved on"
+        raise
+    return f"played {action['type']}"
+
+
+class MovedOn:
+    """Whether the game has left ``version``, asked of Redis at most every ``every`` seconds,
+    so a search for a position that no longer exists stops and frees the worker."""
+
+    def __init__(self, platform: Platform, game_id: str, version: int, every: float = 0.05) -> None:
+        self.platform, self.game_id, self.version, self.every = platform, game_id, version, every
+        self.asked = time.monotonic()
+        self.seen = False
+
+    def __call__(self) -> bool:
+        if not self.seen and time.monotonic() - self.asked >= self.every:
+            self.asked = time.monotonic()
+            self.seen = self.platform.store.last_version(self.game_id) != self.version
+        return self.seen
+
+
+def turn_timeout(game_id: str, seat: int, version: int) -> str:
+    """The seat did not act in time: the greedy bot plays for it, as ``timeout``."""
+    return bot_turn(game_id, seat, version, actor="timeout", level="greedy")
+
+
+def job_id(kind: str, game_id: str, version: int, seat: int) -> str:
+    return f"{kind}-{game_id}-{version}-{seat}"
+
+
+# -- long work: replays, audits, rebuilds ---------------------------------------
+
+RESULT_SECONDS = 24 * 3600
+
+
+def _progress(platform: Platform, job: str) -> Callable[[int, int], None]:
+    key = platform.key("job", job)
+
+    def report(done: int, total: int) -> None:
+        platform.redis.hset(key, mapping={"done": done, "total": total})
+        platform.redis.expire(key, RESULT_SECONDS)
+
+    return report
+
+
+def _store_result(platform: Platform, job: str, media_type: str, body: str) -> None:
+    key = platform.key("job", job)
+    platform.redis.hset(key, mapping={"media_type": media_type, "result": body})
+    platform.redis.expire(key, RESULT_SECONDS)
+
+
+def replay_job(job: str, game_id: str, seat: int | None) -> str:
+    from service.tooling import render_replay
+
+    platform = current()
+    lines = list(render_replay(platform, game_id, seat, _progress(platform, job)))
+    _store_result(platform, job, "application/x-ndjson", "\n".join(lines) + "\n")
+    return f"{len(lines) - 1} versions rendered"
+
+
+def audit_job(job: str, game_id: str) -> str:
+    from service.tooling import audit_game
+
+    platform = current()
+    report = audit_game(platform, game_id, _progress(platform, job))
+    _store_result(platform, job, "application/json", json.dumps(report.as_json()))
+    return "ok" if report.ok else f"fails at version {report.first_bad_version}: {report.reason}"
+
+
+def rebuild_job(job: str) -> str:
+    from workers.projector import Projector
+
+    platform = current()
+    count = Projector(platform).rebuild(_progress(platform, job))
+    _store_result(platform, job, "application/json", json.dumps({"games": count}))
+    return f"rebuilt from {count} games"

@@ -1,0 +1,56 @@
+"""Enqueuing long work and reading its status, progress and result."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+
+from service.platform import Platform
+from workers import jobs
+from workers.scheduling import queue_names
+
+KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job}
+
+
+def enqueue(platform: Platform, kind: str, *args: Any) -> str:
+    job_id = f"{kind}-{secrets.token_urlsafe(12)}"
+    platform.redis.hset(platform.key("job", job_id), mapping={"kind": kind, "done": 0, "total": 0})
+    platform.redis.expire(platform.key("job", job_id), jobs.RESULT_SECONDS)
+    queue = Queue(queue_names(platform)[1], connection=platform.queue_redis, is_async=not platform.config.inline_jobs)
+    queue.enqueue_call(KINDS[kind], args=(job_id, *args), job_id=job_id, timeout=3600, result_ttl=jobs.RESULT_SECONDS)
+    return job_id
+
+
+def status(platform: Platform, job_id: str) -> dict[str, Any] | None:
+    raw = platform.redis.hgetall(platform.key("job", job_id))
+    if not raw:
+        return None
+    fields = {k.decode(): v.decode() for k, v in raw.items()}
+    try:
+        job = Job.fetch(job_id, connection=platform.queue_redis)
+        state = str(job.get_status(refresh=True) or "queued")
+        error = None
+        if state == "failed":
+            error = (job.latest_result().exc_string or "").strip().splitlines()[-1:] if job.latest_result() else None
+    except NoSuchJobError:
+        state, error = ("finished" if "result" in fields else "unknown"), None
+    state = state.split(".")[-1].lower()
+    return {
+        "id": job_id,
+        "kind": fields.get("kind"),
+        "status": state,
+        "progress": {"done": int(fields.get("done", 0)), "total": int(fields.get("total", 0))},
+        "result": f"/v1/jobs/{job_id}/result" if "result" in fields else None,
+        "error": error[0] if error else None,
+    }
+
+
+def result(platform: Platform, job_id: str) -> tuple[str, str] | None:
+    media, body = platform.redis.hmget(platform.key("job", job_id), "media_type", "result")
+    if body is None:
+        return None
+    return media.decode(), body.decode()
