@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -70,8 +71,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             )
     print(f"tablestream: serving on http://{config.host}:{config.port}/  (Ctrl-C stops)", flush=True)
     owner = os.getpid()
+
+    def forget_parent_processes() -> None:
+        # A gunicorn worker is a fork of this process: it must neither own nor collect
+        # the children of the master, or their finalizers run while it is being stopped.
+        children.clear()
+        if embedded is not None:
+            embedded.process = None
+
     try:
-        run_gunicorn(config)
+        run_gunicorn(config, after_fork=forget_parent_processes)
     finally:
         if os.getpid() == owner:  # not in a gunicorn worker (a fork of this process) leaving
             for child in children:
@@ -87,8 +96,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_gunicorn(config: Config) -> None:
+def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) -> None:
     from gunicorn.app.base import BaseApplication
+
+    def post_fork(_server: Any, _worker: Any) -> None:
+        after_fork()
+
+    def post_worker_init(_worker: Any) -> None:
+        # Ctrl-C in a terminal reaches every process of the group. The master answers it by
+        # stopping its workers; a worker acting on the same keystroke too would get two
+        # quit signals and fail in the middle of its own shutdown.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     os.environ["REDIS_URL"] = config.redis_url or ""
 
@@ -104,6 +122,8 @@ def run_gunicorn(config: Config) -> None:
                 "keepalive": 5,
                 "accesslog": None,
                 "loglevel": "warning",
+                "post_fork": post_fork,
+                "post_worker_init": post_worker_init,
             }
             for key, value in settings.items():
                 self.cfg.set(key, value)
