@@ -1,9 +1,11 @@
 """Hidden information: what each seat may see in views and in the event feed.
 
 The no-leak test follows every random game with its own record of the cards each seat
-has seen (its deal and draws, and whatever was shown to all: first-player draws,
-attack cards, broken and revealed defenders, discarded Aces, hands shown at a tally)
-and checks that nothing sent to a seat names any other card.
+has seen in the current round (its deal and draws, and whatever was shown to all:
+first-player draws, attack cards, broken and revealed defenders, discarded Aces, hands
+shown at a tally) and checks that nothing sent to a seat names any other card. A new
+round reshuffles, so the record starts again empty; only an Even Round keeps the cards
+the round before showed to all, since they are set aside in public.
 """
 
 from __future__ import annotations
@@ -29,33 +31,44 @@ def named_cards(payload: object) -> set[str]:
     return {text for text in QUOTED.findall(json.dumps(payload)) if text in CARDS}
 
 
-def witness(seen: dict[int | None, set[str]], event: GameEvent) -> None:
-    """Add to ``seen`` what ``event`` showed, and to whom (None: what everyone saw)."""
-    data = event.data
-    shown: set[str] = set()
-    if event.type == "FirstCardsDrawn":
-        shown = {card for card in data["cards"] if card}
-    elif event.type == "CardsDealt":
-        seen[data["seat"]].update(data["cards"])
-    elif event.type == "CardDrawn":
-        seen[data["seat"]].add(data["card"])
-    elif event.type == "AttackResolved":
-        shown = {*data["cards"], *data["broken"], *data["revealed"]}
-    elif event.type == "AceDiscarded":
-        shown = {data["card"]}
-    elif event.type == "RoundEnded":
-        shown = {card for hand in data["hands"] for card in hand}
-    for cards in seen.values():
-        cards.update(shown)
+class Record:
+    """What each seat (None: a spectator) has seen of the cards of the current round."""
 
+    def __init__(self, players: int) -> None:
+        self.seen: dict[int | None, set[str]] = {seat: set() for seat in [None, *range(players)]}
+        self.public: set[str] = set()
 
-def check_sent(state: State, events: list[GameEvent], seen: dict[int | None, set[str]]) -> None:
-    for viewer, cards in seen.items():
-        for event in events:
-            leaked = named_cards(GAME.redact(event, viewer).data) - cards
-            assert not leaked, f"{event.type} names {leaked} to seat {viewer}"
-        leaked = named_cards(GAME.view(state, viewer)) - cards
-        assert not leaked, f"the view of seat {viewer} names {leaked} in phase {state.phase}"
+    def witness(self, event: GameEvent) -> None:
+        """Add what ``event`` showed, and to whom."""
+        data = event.data
+        shown: set[str] = set()
+        if event.type == "RoundStarted":
+            self.public = self.public if data["even"] else set()
+            for seat in self.seen:
+                self.seen[seat] = set(self.public)
+        elif event.type == "FirstCardsDrawn":
+            shown = {card for card in data["cards"] if card}
+        elif event.type == "CardsDealt":
+            self.seen[data["seat"]].update(data["cards"])
+        elif event.type == "CardDrawn":
+            self.seen[data["seat"]].add(data["card"])
+        elif event.type == "AttackResolved":
+            shown = {*data["cards"], *data["broken"], *data["revealed"]}
+        elif event.type == "AceDiscarded":
+            shown = {data["card"]}
+        elif event.type == "RoundEnded":
+            shown = {card for hand in data["hands"] for card in hand}
+        self.public |= shown
+        for cards in self.seen.values():
+            cards.update(shown)
+
+    def check(self, state: State, events: list[GameEvent]) -> None:
+        for viewer, cards in self.seen.items():
+            for event in events:
+                leaked = named_cards(GAME.redact(event, viewer).data) - cards
+                assert not leaked, f"{event.type} names {leaked} to seat {viewer}"
+            leaked = named_cards(GAME.view(state, viewer)) - cards
+            assert not leaked, f"the view of seat {viewer} names {leaked} in phase {state.phase}"
 
 
 def test_no_view_or_redacted_event_names_a_card_its_seat_has_not_seen() -> None:
@@ -63,16 +76,16 @@ def test_no_view_or_redacted_event_names_a_card_its_seat_has_not_seen() -> None:
         players = 2 + index % 4
         rng = random.Random(f"leak-{index}")
         play = new_game(GAME, players, None, rng)
-        seen: dict[int | None, set[str]] = {seat: set() for seat in [None, *range(players)]}
+        record = Record(players)
         for event in play.events:
-            witness(seen, event)
-        check_sent(now(play), play.events, seen)
+            record.witness(event)
+        record.check(now(play), play.events)
         while GAME.outcome(now(play)) is None:
             seat = rng.choice(sorted(GAME.to_act(now(play))))
             events = step(GAME, play, seat, rng.choice(GAME.legal_actions(now(play), seat)), rng)
             for event in events:
-                witness(seen, event)
-            check_sent(now(play), events, seen)
+                record.witness(event)
+            record.check(now(play), events)
 
 
 def test_other_hands_show_as_counts_and_revealed_cards_at_their_positions() -> None:
