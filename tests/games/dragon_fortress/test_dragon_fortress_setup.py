@@ -18,6 +18,7 @@ from games.dragon_fortress.cards import (
     TYPE_OF,
     TYPES,
     UPGRADES,
+    in_play,
 )
 from games.play import fold
 from tests.games.dragon_fortress.tables import every_card, given, table_event, when
@@ -102,7 +103,9 @@ def test_the_manifest_has_160_cards_with_the_named_types() -> None:
 
 def test_three_player_removals_and_purchase_caps_fit_the_counts() -> None:
     """ "In a 3-player game, remove the following cards" and "No player may ever have more than
-    three Barns, three Gate Towers, two Mills, two War Towers, one Granary and one Dragon Tower.\""""
+    three Barns, three Gate Towers, two Mills, two War Towers, one Granary and one Dragon Tower."
+    (ours: at either player count no pile holds a copy the players could never own, and there
+    is one phase card of each kind per player)"""
     for card_type in TYPES:
         assert 0 <= card_type.remove_with_3_players <= card_type.count, card_type.key
     caps = {"barn": 3, "gate-tower": 3, "mill": 2, "war-tower": 2, "granary": 1, "dragon-tower": 1}
@@ -110,8 +113,13 @@ def test_three_player_removals_and_purchase_caps_fit_the_counts() -> None:
     needs = {"barn": (1, 1), "gate-tower": (1, 1), "mill": (2, 2), "war-tower": (2, 2)}
     needs |= {"granary": (3, 3), "dragon-tower": (3, 3)}
     assert {u.key: (u.phase, u.gold_cost) for u in UPGRADES} == needs
-    for phase in PHASES:
-        assert phase.count - phase.remove_with_3_players >= 3, "every player can reach every phase"
+    for players in (3, 4):
+        for upgrade in UPGRADES:
+            copies = len(in_play(upgrade, players))
+            assert copies <= upgrade.limit * players, f"{upgrade.key}: a copy no {players} players could own"
+        for phase in PHASES:
+            copies = len(in_play(phase, players))
+            assert copies == players, f"{phase.key}: one per player ('You may only advance to a phase once')"
 
 
 def test_every_printed_number_says_where_it_comes_from() -> None:
