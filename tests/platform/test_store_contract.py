@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 import redis
+from redis.crc import key_slot
 
 from events import NewEvent, VersionConflict
 from events.memory import MemoryEventStore
@@ -159,3 +160,53 @@ def test_sixty_four_threads_at_the_same_version_one_wins(real_redis: redis.Redis
     assert [e.version for e in envelopes] == [1, 2]
     assert envelopes[1].data == {"writer": won[0]}
     assert store.verify("race").ok
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def redis_store(request: pytest.FixtureRequest) -> Iterator[RedisEventStore]:
+    if request.param == "fakeredis":
+        yield RedisEventStore(fakeredis.FakeRedis(), prefix="t")
+    else:
+        yield RedisEventStore(request.getfixturevalue("real_redis"), prefix=request.getfixturevalue("prefix"))
+
+
+def test_version_n_is_stream_entry_n_and_a_games_keys_share_one_hash_tag(redis_store: RedisEventStore) -> None:
+    first = redis_store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0, "c1")
+    redis_store.append("g", one(), 2, "c2", prev_hash=first.envelopes[-1].hash)
+    client = redis_store.redis
+    ids = [entry_id.decode() for entry_id, _ in client.xrange(redis_store.key("g", "events"))]
+    assert ids == ["1-0", "2-0", "3-0"]
+    keys = {k.decode() for k in client.scan_iter(match=f"{redis_store.prefix}:*")}
+    global_keys = {redis_store.feed_key, redis_store.games_key}
+    game_keys = keys - global_keys
+    assert game_keys == {redis_store.key("g", part) for part in ("events", "head", "cmd:c1", "cmd:c2")}
+    assert all("{g}" in key for key in game_keys)
+    assert len({key_slot(key.encode()) for key in game_keys}) == 1, "one cluster slot for the whole game"
+
+
+def test_a_command_id_is_remembered_for_at_least_a_day(redis_store: RedisEventStore) -> None:
+    redis_store.append("g", one(), 0, "remember-me")
+    ttl = redis_store.redis.ttl(redis_store.key("g", "cmd:remember-me"))
+    assert ttl >= 24 * 3600
+
+
+def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The handler always knows the head's hash (the table it decided on carries it), so
+    # it passes prev_hash; the first append registers the script, the rest are counted.
+    head = redis_store.append("g", one(), 0, "warm").envelopes[-1].hash
+    sent: list[str] = []
+    execute = redis_store.redis.execute_command
+
+    def counted(*args: object, **options: object) -> object:
+        sent.append(str(args[0]))
+        return execute(*args, **options)
+
+    monkeypatch.setattr(redis_store.redis, "execute_command", counted)
+    for version in range(1, 6):
+        head = redis_store.append("g", [NewEvent("A", {}), NewEvent("B", {})], version * 2 - 1, f"c{version}",
+                                  prev_hash=head).envelopes[-1].hash
+    with pytest.raises(VersionConflict):
+        redis_store.append("g", one(), 3, "late", prev_hash=head)
+    redis_store.append("g", one(), 11, "c1", prev_hash=head)
+    assert [name.upper() for name in sent] == ["EVALSHA"] * 7
+    assert redis_store.last_version("g") == 11
