@@ -130,6 +130,7 @@ def test_three_attack_cards_beat_three_defense_cards() -> None:
     play = duel(["2C", "2D", "2H"], ["9H", "9S", "9C"])
     data = attack(play, ["2C", "2D", "2H"])
     assert data["broken"] == ["9H", "9S", "9C"]
+    assert resolve(["2C", "2D", "2H"], ["10H", "10S", "4C"], "left").broken == ("10H", "10S")
 
 
 def test_three_attack_cards_against_a_single_also_break_a_single_behind_it() -> None:
@@ -139,6 +140,17 @@ def test_three_attack_cards_against_a_single_also_break_a_single_behind_it() -> 
     data = attack(play, ["2C", "2D", "2H"])
     assert data["broken"] == ["9H", "7S"]
     assert now(play).hands[1][0] == "8C"
+
+
+def test_three_attack_cards_capture_a_single_royal_behind_a_single() -> None:
+    """Blocking: "If there is a single defense card, and the next defense card is a single, it
+    beats them both"; Capturing: "the above rules still apply with royals ... When a royal is
+    beat, it is captured." Given 9H then QS (then 8C), three Twos break 9H and capture QS."""
+    play = duel(["2C", "2D", "2H"], ["9H", "QS", "8C"])
+    data = attack(play, ["2C", "2D", "2H"])
+    assert data["broken"] == ["9H", "QS"] and data["captured_by_attacker"] == ["QS"]
+    assert data["discarded"] == ["2C", "2D", "2H", "9H"]
+    assert now(play).captured == (("QS",), ())
 
 
 def test_three_attack_cards_against_a_single_stop_at_a_pair_behind_it() -> None:

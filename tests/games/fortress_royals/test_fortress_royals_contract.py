@@ -7,6 +7,7 @@ import pickle
 import random
 
 import fakeredis
+import pytest
 
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
@@ -14,9 +15,11 @@ from games.fortress_royals import GAME
 from games.play import random_game
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
+from service.errors import CommandError
 from service.handler import Handler, Vault
 from tests.games.contract import check_contract
-from tests.games.fortress_royals.tables import now
+from tests.games.fortress_royals.tables import full_deck, now
+from tests.games.fortress_royals.test_fortress_royals_properties import MAX_ACTIONS, near_misses
 
 
 def test_random_games_keep_the_contract_for_every_player_count() -> None:
@@ -37,17 +40,41 @@ def test_states_survive_the_state_codec_used_by_forks() -> None:
 
 
 def test_a_random_four_player_game_plays_to_a_winner_through_the_command_handler() -> None:
+    """Issue: "a random 4-player game plays to a winner through the command handler"; on the
+    way, one action legal_actions does not list is sent at every step, and it is refused
+    with a reason and appends nothing to the store."""
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
     handler = Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=25), Vault(client))
     created = handler.create_game("fortress-royals", [{"name": name} for name in ("ann", "bob", "cy", "di")])
     table = created.table
     rng = random.Random(4)
-    while table.status != "finished":
+    for _ in range(MAX_ACTIONS):
+        if table.status == "finished":
+            break
         seat = rng.choice(sorted(table.to_act()))
-        action = rng.choice(GAME.legal_actions(table.state, seat))
-        table = handler.act(table.game_id, seat, action, table.version).table
+        legal = GAME.legal_actions(table.state, seat)
+        wrong = next(a for a in near_misses(table.state, seat, rng) if a not in legal)
+        with pytest.raises(CommandError) as refused:
+            handler.act(table.game_id, seat, wrong, table.version)
+        assert refused.value.code == "illegal_action" and refused.value.detail
+        assert store.last_version(table.game_id) == table.version
+        table = handler.act(table.game_id, seat, rng.choice(legal), table.version).table
+    assert table.status == "finished", f"the game did not end within {MAX_ACTIONS} actions"
     result = GAME.outcome(table.state)
     assert result is not None and result["winners"]
     assert max(result["scores"]) >= 14
     assert handler.load(table.game_id).state == table.state
+
+
+def test_a_game_on_a_fixed_deck_says_in_its_public_summary_that_the_deal_is_not_fair() -> None:
+    """Issue: "A deck option (an explicit card order) for tutorials and scenario tests; a game
+    created with it says so in its public summary, since it is not a fair deal." """
+    client = fakeredis.FakeRedis()
+    store = MemoryEventStore()
+    handler = Handler(store, Tables(store, RedisSnapshots(client)), Vault(client))
+    seats = [{"name": "ann"}, {"name": "bob"}]
+    fixed = handler.create_game("fortress-royals", seats, {"deck": full_deck([])}).table
+    dealt = handler.create_game("fortress-royals", seats).table
+    assert fixed.summary()["fair_deal"] is False
+    assert dealt.summary()["fair_deal"] is True

@@ -128,6 +128,23 @@ def test_a_player_out_of_cards_ends_the_round() -> None:
     assert events[1].data["reason"] == "seat 1 ran out of cards"
 
 
+def test_an_attacker_out_of_cards_ends_the_round() -> None:
+    """Tallying: a round is finished when "a player runs out of cards", the attacker too.
+    Seat 0 throws four Twos and four Threes against a King at seat 1's left end (blocked, the
+    King shown), then its last two cards, two Fours, beat the lone King and capture it."""
+    attacker = ["2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D"]
+    play = fortified([attacker, ["KH", "5C", "6C", "7C", "8C", "9C", "10C", "5D", "6D", "KS"]], first=0)
+    for run in (attacker[:4], attacker[4:8]):
+        blocked = only(act(play, 0, {"type": "attack", "cards": run, "side": "left"}), "AttackResolved")
+        assert blocked.data["result"] == "blocked" and blocked.data["revealed"] == ["KH"]
+        act(play, 1, {"type": "pass"})
+    events = act(play, 0, {"type": "attack", "cards": ["4C", "4D"], "side": "left"})
+    assert types(events) == ["AttackResolved", "RoundEnded"]
+    assert events[0].data["captured_by_attacker"] == ["KH"]
+    assert events[1].data["reason"] == "seat 0 ran out of cards"
+    assert events[1].data["points"] == [2, 1]
+
+
 def tallied_round(**options: Any) -> tuple[Playthrough, list]:
     """Seat 0 breaks a lone King with 2C, seat 1 attacks with a Jack that is blocked (and
     captured by seat 0), both pass."""
@@ -218,6 +235,28 @@ def test_a_fixed_number_of_rounds_makes_a_shorter_game() -> None:
     play = fortified(complete(["5C", "QH"], ["5D"]), first=0, rounds=2)
     events = pass_round(play)
     assert "GameWon" not in types(events) and GAME.outcome(now(play)) is None
+
+
+def test_scores_are_running_totals_and_a_fixed_number_of_rounds_ends_after_the_last() -> None:
+    """Tallying: "Keep the score tallied on a scoresheet"; After a round: "After a round is
+    tallied, write down the total score for each player on a scoresheet" and "For a shorter
+    game, have one or two rounds be a complete game." Given rounds=2 and a first round of
+    7 to 3, the second round's points are added, and the game ends after it."""
+    play, events = tallied_round(rounds=2)
+    assert only(events, "RoundEnded").data["scores"] == [7, 3]
+    play_round_start(play, first=1)
+    royals_kept = [
+        sum({"J": 1, "Q": 2, "K": 1}.get(card[0], 0) for card in hand) for hand in now(play).hands
+    ]
+    ended = only(pass_round(play), "RoundEnded").data
+    assert ended["round"] == 2 and ended["points"] == royals_kept
+    assert ended["scores"] == [7 + royals_kept[0], 3 + royals_kept[1]]
+    assert now(play).scores == tuple(ended["scores"])
+    assert GAME.view(now(play), None)["round_points"] == [[7, 3], royals_kept]
+    result = GAME.outcome(now(play))
+    assert result is not None and result["reason"] == "highest score after 2 rounds"
+    best = max(ended["scores"])
+    assert result["winners"] == [seat for seat, score in enumerate(ended["scores"]) if score == best]
 
 
 def test_the_lowest_scorer_of_the_round_chooses_who_goes_first() -> None:

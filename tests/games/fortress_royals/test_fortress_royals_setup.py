@@ -46,8 +46,10 @@ def test_a_king_is_the_highest_draw() -> None:
 
 
 def test_tied_high_draws_are_redrawn_by_the_tied_players() -> None:
-    """Notes of the issue: "ties redraw". Given seats 0 and 1 both draw a Nine and seat 2 a
-    Four, when only the tied seats draw again (5D, 3H), then seat 0 decides."""
+    """Setup: "Draw cards from the deck. He who draws the highest card (Ace being the lowest)
+    decides who goes first." (RULINGS: ties for the highest card redraw, the tied players only.)
+    Given seats 0 and 1 both draw a Nine and seat 2 a Four, when only the tied seats draw
+    again (5D, 3H), then seat 0 decides."""
     events = opening(3, full_deck(["9S", "9H", "4C", "5D", "3H"]))
     assert [e.data for e in events[1:]] == [
         {"cards": ["9S", "9H", "4C"], "high": [0, 1]},
@@ -98,8 +100,10 @@ def test_dealt_cards_are_secret() -> None:
 
 
 def test_the_dealt_pair_may_be_swapped_before_the_first_draw() -> None:
-    """Fortifying Phase: the two dealt cards are the whole hand, held as the player likes
-    (RULINGS: keep_dealt / swap_dealt). Given seat 0 holds 2C 5H, when it swaps, then 5H 2C."""
+    """Fortifying Phase: "Each player is dealt two cards (cards should be kept secret). Next,
+    the first player draws a card." The dealt pair is held as its owner likes (RULINGS:
+    keep_dealt / swap_dealt, before the first draw). Given seat 0 holds 2C 5H, when it swaps,
+    then 5H 2C, and once both have arranged, the first player draws."""
     play = new_game(GAME, 2, {"deck": full_deck(["2C", "KD", "5H", "6H"])}, random.Random(0))
     act(play, 1, {"type": "choose_first", "seat": 0})
     act(play, 0, {"type": "swap_dealt"})
