@@ -1,8 +1,10 @@
 """The card data: four pre-made 60-card decks, one JSON file per dragon in ``decks/``.
 
-Cards are data. An effect is a list of primitives (``{"op", "n", "target"}``) that
-``effects.py`` interprets; no card name appears in the rules code. A printed set could
-replace the files without touching the rules.
+Cards are data. Every card states every field of the printed card (name, cost, deck icon,
+luck, type, border, challenge colour, number and effect, Roam X, Requires X, timing, text;
+null where a field does not apply) and its ``source``: the rulebook's or ours. An effect is
+a list of primitives (``{"op", "n", "target"}``) that ``rules.py`` interprets; no card name
+appears in the rules code. A printed set could replace the files without touching the rules.
 """
 
 from __future__ import annotations
@@ -80,17 +82,68 @@ def _effects(raw: list[dict[str, Any]]) -> tuple[Effect, ...]:
     return tuple(out)
 
 
-def _card(raw: dict[str, Any], deck: str) -> Card:
-    if raw["type"] not in CARD_TYPES:
-        raise ValueError(f"unknown card type {raw['type']!r}")
-    trigger = raw.get("trigger") or {}
-    if trigger and trigger["when"] not in TRIGGERS:
-        raise ValueError(f"unknown trigger {trigger['when']!r}")
-    bonus = raw.get("bonus") or {}
-    play_on = raw.get("play_on") or {}
-    timing = raw.get("timing", "reclaim")
-    if timing not in TIMINGS:
-        raise ValueError(f"unknown timing {timing!r}")
+FIELDS = (
+    "slug",
+    "name",
+    "count",
+    "deck",
+    "type",
+    "cost",
+    "luck",
+    "kind",
+    "border",
+    "colour",
+    "number",
+    "effect",
+    "roam",
+    "requires",
+    "timing",
+    "play_on",
+    "landing",
+    "trigger",
+    "bonus",
+    "text",
+    "source",
+)
+BORDERED = ("realm", "challenge")
+
+
+def _check(raw: dict[str, Any], deck: str) -> None:
+    """Every card states every field (null where it does not apply), with sane values."""
+    name = raw.get("name", raw.get("slug"))
+    if set(raw) != set(FIELDS):
+        raise ValueError(f"card {name!r}: fields {sorted(set(raw) ^ set(FIELDS))} missing or unknown")
+    kind = raw["type"]
+    if kind not in CARD_TYPES:
+        raise ValueError(f"card {name!r}: unknown card type {kind!r}")
+    if raw["deck"] != deck:
+        raise ValueError(f"card {name!r}: deck icon {raw['deck']!r} in the {deck!r} deck")
+    if not isinstance(raw["luck"], int) or not isinstance(raw["cost"], int) or raw["cost"] < 0:
+        raise ValueError(f"card {name!r}: luck and cost are whole numbers")
+    bordered = raw["border"] in ("white", "black") if kind in BORDERED else raw["border"] is None
+    if not bordered:
+        raise ValueError(f"card {name!r}: realms and challenges have a white or black border, others none")
+    if kind == "challenge":
+        coloured = raw["colour"] in COLOURS and isinstance(raw["number"], int)
+    else:
+        coloured = raw["colour"] is None and raw["number"] is None
+    if not coloured:
+        raise ValueError(f"card {name!r}: a challenge (and only a challenge) has a colour and a number")
+    if raw["roam"] and kind != "challenge":
+        raise ValueError(f"card {name!r}: only challenges roam")
+    if raw["timing"] not in TIMINGS or (kind != "action" and raw["timing"] != "reclaim"):
+        raise ValueError(f"card {name!r}: timing {raw['timing']!r}; only actions play outside the reclaim phase")
+    if raw["trigger"] is not None and raw["trigger"]["when"] not in TRIGGERS:
+        raise ValueError(f"card {name!r}: unknown trigger {raw['trigger']['when']!r}")
+    if not raw["source"].startswith(("ours:", "rulebook:")):
+        raise ValueError(f"card {name!r}: the source says whether it is ours or the rulebook's")
+
+
+def parse_card(raw: dict[str, Any], deck: str) -> Card:
+    _check(raw, deck)
+    trigger = raw["trigger"] or {}
+    bonus = raw["bonus"] or {}
+    play_on = raw["play_on"] or {}
     return Card(
         slug=raw["slug"],
         name=raw["name"],
@@ -99,19 +152,19 @@ def _card(raw: dict[str, Any], deck: str) -> Card:
         cost=int(raw["cost"]),
         luck=int(raw["luck"]),
         text=raw["text"],
-        kind=raw.get("kind"),
-        border=raw.get("border"),
-        colour=raw.get("colour"),
-        number=raw.get("number"),
-        effect=_effects(raw.get("effect", [])),
-        landing=_effects(raw.get("landing", [])),
+        kind=raw["kind"],
+        border=raw["border"],
+        colour=raw["colour"],
+        number=raw["number"],
+        effect=_effects(raw["effect"]),
+        landing=_effects(raw["landing"]),
         trigger_when=trigger.get("when"),
         trigger=_effects(trigger.get("effect", [])),
         bonus_colour=bonus.get("colour"),
         bonus_luck=int(bonus.get("luck", 0)),
-        roam=int(raw.get("roam", 0)),
-        requires=raw.get("requires"),
-        timing=timing,
+        roam=int(raw["roam"]),
+        requires=raw["requires"],
+        timing=raw["timing"],
         play_on_kind=play_on.get("kind"),
         play_on_unoccupied=bool(play_on.get("unoccupied", False)),
     )
@@ -129,11 +182,15 @@ def _load() -> tuple[dict[str, Card], dict[str, tuple[str, ...]], dict[str, dict
         key = raw["key"]
         order: list[str] = []
         for item in raw["cards"]:
-            card = _card(item, key)
+            card = parse_card(item, key)
             if card.slug in cards:
                 raise ValueError(f"card {card.slug!r} appears in two decks")
             cards[card.slug] = card
             order += [card.slug] * int(item["count"])
+        hoards = {c.name for c in cards.values() if c.deck == key and c.type == "hoard"}
+        needing = [c.name for c in cards.values() if c.deck == key and c.requires not in (None, *hoards)]
+        if needing:
+            raise ValueError(f"deck {key!r}: {needing} require a hoard the deck does not hold")
         if len(order) != 60:
             raise ValueError(f"deck {key!r} has {len(order)} cards, not 60")
         decks[key] = tuple(order)
@@ -146,7 +203,7 @@ DECK_KEYS: tuple[str, ...] = tuple(DECKS)
 
 
 def deck_ids(seat: int, key: str) -> list[str]:
-    """The instance ids of one seat's deck, in list order: ``s0-red-dragonscale-2``."""
+    """The instance ids of one seat's deck, in list order: ``s<seat>-<card slug>-<copy>``."""
     seen: dict[str, int] = {}
     out = []
     for slug in DECKS[key]:

@@ -54,7 +54,7 @@ class StompingGrounds(GameBase):
             "deck",
             "array",
             None,
-            "Explicit deck order per seat, top first (card ids such as 's0-red-dragonscale-2'), for "
+            "Explicit deck order per seat, top first (card ids 's<seat>-<card slug>-<copy>'), for "
             "scenarios and tutorials; needs 'decks'.",
             nullable=True,
         ),

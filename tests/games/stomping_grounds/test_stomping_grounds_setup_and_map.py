@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 
 import pytest
 
 from games.base import IllegalAction
 from games.play import fold
 from games.stomping_grounds import GAME
-from games.stomping_grounds.cards import card, deck_ids
+from games.stomping_grounds.cards import CARDS, DECKS, FIELDS, Effect, deck_ids, parse_card
 
 from .helpers import cid, ev, first, row, table, types, when
 
@@ -191,30 +193,79 @@ def test_razed_realms_fly_as_white_but_razed_challenges_stay_black() -> None:
     assert "DragonLanded" in types(events), "a razed white challenge still counts as black"
 
 
+EXAMPLES = {
+    "misty-scalespine-mountain",
+    "red-dragonscale",
+    "saint-george-dragonslayer",
+    "burn-down-the-farm",
+    "impress-the-idiots",
+}
+
+
+def _raw_cards() -> list[tuple[str, dict]]:  # type: ignore[type-arg]
+    folder = resources.files("games.stomping_grounds").joinpath("decks")
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        raw = json.loads(entry.read_text(encoding="utf-8"))
+        out += [(raw["key"], item) for item in raw["cards"]]
+    return out
+
+
 def test_card_data_says_where_it_comes_from() -> None:
     """Every card is the project's own design except the rulebook's five examples."""
-    examples = {
-        "misty-scalespine-mountain",
-        "red-dragonscale",
-        "saint-george-dragonslayer",
-        "burn-down-the-farm",
-        "impress-the-idiots",
-    }
-    import json
-    from importlib import resources
-
-    from games.stomping_grounds.cards import CARDS, DECKS
-
-    for entry in resources.files("games.stomping_grounds").joinpath("decks").iterdir():
-        for raw in json.loads(entry.read_text())["cards"]:
-            expected = "rulebook" if raw["slug"] in examples else "ours"
-            assert raw["source"].startswith(expected), raw["name"]
+    for _, raw in _raw_cards():
+        if raw["slug"] in EXAMPLES:
+            assert raw["source"].startswith("rulebook:"), raw["name"]
+        else:
+            assert raw["source"] == "ours: the project's own design", raw["name"]
     assert len(DECKS) == 4 and all(len(d) == 60 for d in DECKS.values())
     assert all(len(set(d)) >= 20 for d in DECKS.values())
-    assert card(cid(0, "red-dragonscale")).cost == 1
-    assert card(cid(0, "burn-down-the-farm")).number == 5
-    assert card(cid(1, "misty-scalespine-mountain", 1)).kind == "Lair"
-    assert examples <= set(CARDS)
+    assert EXAMPLES.issubset(CARDS)
+
+
+def test_every_card_states_every_printed_field() -> None:
+    """'Parts of the Card: Card Name, Cost, Deck Icon, Luck, Card Type, Text Box' (and the
+    border, challenge colour and number, Roam X, Requires X and timing the rules speak of)."""
+    for key, raw in _raw_cards():
+        assert set(raw) == set(FIELDS), raw["name"]
+        assert raw["deck"] == key and isinstance(raw["luck"], int) and isinstance(raw["cost"], int)
+        assert raw["type"] in ("realm", "challenge", "hoard", "action") and raw["text"]
+        if raw["type"] in ("realm", "challenge"):
+            assert raw["border"] in ("white", "black"), raw["name"]
+        if raw["type"] == "challenge":
+            assert raw["colour"] in ("red", "white", "blue") and isinstance(raw["number"], int), raw["name"]
+            assert raw["effect"], raw["name"]
+    broken = dict(next(raw for _, raw in _raw_cards() if raw["slug"] == "red-dragonscale"))
+    del broken["requires"]
+    with pytest.raises(ValueError):
+        parse_card(broken, "ember")
+    with pytest.raises(ValueError):
+        parse_card({**broken, "requires": None}, "tide")
+
+
+def test_the_rulebook_examples_keep_their_printed_facts() -> None:
+    """'the Red Dragonscale card costs 1'; 'Saint George, Dragonslayer can only be played to an
+    unoccupied Town'; 'Burn Down the Farm 5 - Burn 2'; 'Impress the Idiots 5 - Stash 2';
+    'Misty Scalespine Mountain, a lair that lets her stash 2 when landing there'."""
+    assert CARDS["red-dragonscale"].cost == 1
+    george = CARDS["saint-george-dragonslayer"]
+    assert (george.type, george.play_on_kind, george.play_on_unoccupied) == ("challenge", "Town", True)
+    farm = CARDS["burn-down-the-farm"]
+    assert (farm.type, farm.number, farm.effect) == ("challenge", 5, (Effect("burn", 2, "self"),))
+    idiots = CARDS["impress-the-idiots"]
+    assert (idiots.type, idiots.number, idiots.effect) == ("challenge", 5, (Effect("stash", 2, "self"),))
+    misty = CARDS["misty-scalespine-mountain"]
+    assert (misty.type, misty.kind, misty.landing) == ("realm", "Lair", (Effect("stash", 2, "self"),))
+
+
+def test_no_card_is_special_cased_in_the_rules_code() -> None:
+    """Effects are data built from primitives: no card name or slug appears in the code."""
+    names = {c.name.lower() for c in CARDS.values()} | set(CARDS)
+    folder = resources.files("games.stomping_grounds")
+    for entry in folder.iterdir():
+        if entry.name.endswith(".py"):
+            code = entry.read_text(encoding="utf-8").lower()
+            assert not [n for n in names if n in code], entry.name
 
 
 def test_saint_george_only_on_an_unoccupied_town() -> None:
