@@ -9,9 +9,10 @@ the rulebook's order of combat:
    with its cards and the attack ends;
 3. what power is left meets the defenders in the order they were declared; a
    defender whose armor is depleted dies and passes on the rest;
-4. what still remains hits the target: a character's armor (any excess is lost)
-   or the Fortress, one top card discarded per point;
-5. dead characters, the attacker's weapon and the shields go to the Graveyards.
+4. what still remains against a character hits its armor (any excess is lost);
+5. the discards: dead characters with their cards (as each dies), then the
+   shields and the attacker's weapon;
+6. what still remains against a Fortress discards its top card per point.
 """
 
 from __future__ import annotations
@@ -220,13 +221,14 @@ def resolve(state: State) -> list[GameEvent]:
             assert victim is not None
             hits, _ = _hit(attack.target_seat, victim, power)
             events += hits
-        events.append(event("WeaponSpent", attack.seat, character=attacker.card, card=attacker.weapon))
     if attack.shields:
         events.append(
             event(
                 "ShieldsDiscarded", attack.target_seat, cards=[c for shield in attack.shields for c in shield]
             )
         )
+    if not attacker_slain:
+        events.append(event("WeaponSpent", attack.seat, character=attacker.card, card=attacker.weapon))
     breach = 0
     if power and attack.target is None:
         cards = list(defending.fortress[:power])

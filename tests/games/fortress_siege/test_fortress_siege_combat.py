@@ -147,6 +147,81 @@ def test_a_bladed_shield_that_does_not_kill_lets_the_rest_of_the_attack_through(
     assert play.state.players[1].fortress == fortress[5:]
 
 
+def test_one_exchange_goes_through_every_step_in_the_rulebooks_order() -> None:
+    """ "The order of combat proceeds as follows: Attackers and targets are declared /
+    Defenders are declared / Shields are declared / Defense from shields is assessed /
+    Bladed Shield counterattack damage is assessed / ... the attack continues with the
+    weapon's remaining power / Defense from characters is assessed / ... If a character's
+    armor is depleted, the character dies / ... the attacking weapon's remaining power
+    continues to the target character or fortress / Dead characters (including armor and
+    weapon cards), shields, and attacker's weapons are discarded / Damage to Fortress is
+    assessed / One card is removed from the target fortress ... for each point of damage"."""
+    play = ready(
+        ["QS", "2S", "2C", "2D", "2H", "3C"],
+        [*draws(2), deploy("QS.1")],
+        [armor("2S.1", "QS.1"), *draws(2)],
+        [*draws(2), discard("3C.1")],
+        king=("KH", "9H", "10H"),
+    )
+    fortress = play.state.players[1].fortress
+    script(play, attack_fortress("KH.0", 1), defender("QS.1"), shield("2C.1", "2D.1", "2H.1"))
+    events = act(play, DONE)
+    assert [(e.type, dict(e.data)) for e in events] == [
+        ("AttackerCountered", {"seat": 0, "character": "KH.0", "damage": 2}),
+        ("CharacterWounded", {"seat": 1, "character": "QS.1", "damage": 2}),
+        ("CharacterSlain", {"seat": 1, "character": "QS.1", "cards": ["QS.1", "2S.1"]}),
+        ("ShieldsDiscarded", {"seat": 1, "cards": ["2C.1", "2D.1", "2H.1"]}),
+        ("WeaponSpent", {"seat": 0, "character": "KH.0", "card": "10H.0"}),
+        ("FortressBreached", {"seat": 1, "target_seat": 1, "cards": list(fortress[:6])}),
+        (
+            "AttackResolved",
+            {
+                "seat": 0,
+                "attacker": "KH.0",
+                "target_seat": 1,
+                "target": None,
+                "power": 10,
+                "blocked": 2,
+                "counterattack": 2,
+                "attacker_slain": False,
+                "absorbed_by_defenders": 2,
+                "reached_target": 6,
+            },
+        ),
+    ]
+    king = character(play.state, 0, "KH.0")
+    assert king is not None and king.armor_left == 7 and king.weapon is None
+    assert play.state.players[1].fortress == fortress[6:]
+    assert play.state.players[1].graveyard == ("3C.1", "QS.1", "2S.1", "2C.1", "2D.1", "2H.1", *fortress[:6])
+    assert play.state.active == 0 and play.state.moves_left == 2, "defending costs no move"
+
+
+def test_damage_equal_to_the_armor_left_depletes_it() -> None:
+    """ "If a character's armor is depleted, the character dies" (damage equal to the armor
+    left depletes it: RULINGS.md)."""
+    play = ready(["KD", "7D", "3C"], [*draws(2), deploy("KD.1")], [armor("7D.1", "KD.1"), *draws(2)])
+    act(play, attack_character("KH.0", "KD.1"))
+    events = act(play, DONE)
+    assert types(events)[:2] == ["CharacterWounded", "CharacterSlain"]
+    assert events[0].data["damage"] == 7
+    assert character(play.state, 1, "KD.1") is None
+    assert play.state.players[1].graveyard == ("KD.1", "7D.1")
+
+
+def test_direct_actions_and_moves_only_on_the_players_own_turn() -> None:
+    """ "Direct actions can only be played during a player's turn" / "Shields are played
+    only in defense (when a character or fortress is attacked during opponent's turn)"."""
+    play = ready(["JK2", "3C", "4C", "3D"], draws(3), [*draws(2), discard("4C.1")])
+    assert play.state.players[1].hand == ("JK2.1", "3C.1", "3D.1", "2C.1")
+    barrage = {"type": "barrage", "card": "JK2.1", "fortress": 0}
+    assert "not your turn" in refused(play, 1, barrage)
+    act(play, attack_fortress("KH.0", 1))
+    assert "answering an attack" in refused(play, 1, barrage)
+    act(play, shield("3C.1", "3D.1"))
+    act(play, DONE)
+    assert "no move called" in refused(play, 0, shield("3C.0", "3D.0"))
+
+
 def test_the_attacked_player_answers_out_of_turn() -> None:
     """ "If a player's characters or fortress is attacked during their opponent's turn, they
     may defend the attack using their characters or shields if able"."""
