@@ -110,20 +110,22 @@ def render(raw: dict[bytes, bytes], queue_depths: dict[str, int]) -> str:
         "# TYPE tablestream_conflicts_total counter",
     ]
     counts = {k.decode(): v.decode() for k, v in raw.items()}
-    buckets: dict[str, int] = {}
+    histogram = ("request_seconds_bucket", "request_seconds_sum", "request_seconds_count")
     for name in sorted(counts):
-        if name.startswith("request_seconds_bucket"):
-            buckets[name] = int(counts[name])
-            continue
-        lines.append(f"tablestream_{name} {counts[name]}")
-    routes = sorted({name.split('route="')[1].split('"')[0] for name in buckets})
+        if not name.startswith(histogram):
+            lines.append(f"tablestream_{name} {counts[name]}")
+    # A histogram's lines stay together, route by route: buckets (cumulative), sum, count.
+    routes = sorted({name.split('route="')[1].split('"')[0] for name in counts if name.startswith(histogram)})
     for route in routes:
         running = 0
         for bound in BUCKETS:
-            running += buckets.get(f'request_seconds_bucket{{route="{route}",le="{bound}"}}', 0)
+            running += int(counts.get(f'request_seconds_bucket{{route="{route}",le="{bound}"}}', 0))
             lines.append(f'tablestream_request_seconds_bucket{{route="{route}",le="{bound}"}} {running}')
         total = counts.get(f'request_seconds_count{{route="{route}"}}', "0")
         lines.append(f'tablestream_request_seconds_bucket{{route="{route}",le="+Inf"}} {total}')
+        seconds = counts.get(f'request_seconds_sum{{route="{route}"}}', "0")
+        lines.append(f'tablestream_request_seconds_sum{{route="{route}"}} {seconds}')
+        lines.append(f'tablestream_request_seconds_count{{route="{route}"}} {total}')
     lines.append("# HELP tablestream_queue_depth Jobs waiting in each RQ queue.")
     lines.append("# TYPE tablestream_queue_depth gauge")
     for queue, depth in sorted(queue_depths.items()):

@@ -169,7 +169,7 @@ def events(game_id: str) -> Response:
 @bp.get("/v1/games/<game_id>/events/stream")
 def stream(game_id: str) -> Response:
     seat = caller_seat(game_id)
-    _table(game_id)
+    opened = _table(game_id)
     resume = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
     try:
         after = max(0, int(resume))
@@ -179,9 +179,10 @@ def stream(game_id: str) -> Response:
     p = platform()
 
     def generate() -> Iterator[str]:
-        last = after
+        last, table = after, opened
         yield "retry: 2000\n\n"
-        while True:
+        # A finished game sends what the client has not seen yet, then ends the stream.
+        while not (table.status == "finished" and last >= table.version):
             try:
                 envelopes = _wait_for(p, game_id, last, heartbeat)
             except RedisError:
@@ -191,14 +192,11 @@ def stream(game_id: str) -> Response:
             if not envelopes:
                 yield ": heartbeat\n\n"
                 continue
-            table = p.tables.load(game_id)
-            assert table is not None
+            table = p.tables.load(game_id) or table
             for envelope in envelopes:
                 shown = event_for(table, envelope, seat)
                 yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {json.dumps(shown)}\n\n"
                 last = envelope.version
-            if table.status == "finished" and last >= table.version:
-                return
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
