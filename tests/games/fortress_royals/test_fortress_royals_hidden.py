@@ -127,13 +127,25 @@ def test_a_drawn_card_is_seen_by_its_drawer_only() -> None:
 
 
 def test_moves_and_swaps_of_hidden_cards_are_not_shown() -> None:
-    """Fortifying Phase: "cards should be kept secret": others do not learn whether or where a
-    player moved a card (RULINGS)."""
+    """Fortifying Phase: "cards should be kept secret"; "After the 10th card is drawn, the
+    players may move one card to any position in his hand": others do not learn whether or
+    where a player moved a card (RULINGS)."""
     play = new_game(GAME, 2, None, random.Random(5))
     act(play, now(play).chooser, {"type": "choose_first", "seat": 0})
     events = act(play, 0, {"type": "swap_dealt"})
     assert GAME.redact(events[0], 1).data == {"seat": 0}
     assert GAME.redact(events[0], 0).data == {"seat": 0, "swapped": True}
+    act(play, 1, {"type": "keep_dealt"})
+    while now(play).pending is not None:
+        act(play, now(play).turn, {"type": "place", "end": "left"})
+    theirs = GAME.view(now(play), 0)["hands"][1]
+    moved = act(play, 1, {"type": "move", "from": 0, "to": 9})[0]
+    kept = act(play, 0, {"type": "keep"})[0]
+    assert GAME.redact(moved, 1).data == {"seat": 1, "move": [0, 9]}
+    for viewer in (0, None):
+        assert GAME.redact(moved, viewer).data == {"seat": 1}
+    assert GAME.redact(kept, 1).data == {"seat": 0}
+    assert GAME.view(now(play), 0)["hands"][1] == theirs
 
 
 def test_determinize_keeps_what_the_seat_knows() -> None:
