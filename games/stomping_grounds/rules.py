@@ -67,9 +67,9 @@ def luck_bonus(state: State, seat: int, colour: str | None) -> int:
     return bonus
 
 
-def draw_luck(b: Builder, seat: int, colour: str | None) -> int:
-    """Reveal the top card of the deck into the junk, once plus once per extra draw;
-    an empty deck gives no luck. Returns the total with bonuses."""
+def draw_luck(b: Builder, seat: int) -> int:
+    """Reveal the top card of the deck into the junk, once plus once per extra draw, and
+    add the luck numbers up; an empty deck gives no luck. Bonuses are not included."""
     total = 0
     for _ in range(1 + b.state.players[seat].extra_luck):
         deck = b.state.players[seat].deck
@@ -79,7 +79,7 @@ def draw_luck(b: Builder, seat: int, colour: str | None) -> int:
         luck = card(top).luck
         b.emit("LuckDrawn", {"seat": seat, "card": top, "luck": luck}, seat)
         total += luck
-    return total + luck_bonus(b.state, seat, colour)
+    return total
 
 
 # --- effects ----------------------------------------------------------------------
@@ -256,7 +256,7 @@ def _action_timing_ok(state: State, seat: int, c: Card, in_window: bool) -> bool
     if seat != state.active:
         return in_window and c.timing == "opponent"
     if c.timing == "challenge":
-        return state.phase == "challenge" or (in_window and state.phase == "dragon")
+        return state.phase in ("challenge", "dragon")
     if c.timing == "reclaim":
         return state.phase == "reclaim"
     return False
@@ -335,7 +335,10 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if phase == "roam":
         return roam_moves(state, seat, None) + [{"type": "end_phase"}]
     if phase == "dragon":
-        return [{"type": "duel", "opponent": s, "colour": c} for s in duel_targets(state) for c in COLOURS]
+        duels: list[Action] = [
+            {"type": "duel", "opponent": s, "colour": c} for s in duel_targets(state) for c in COLOURS
+        ]
+        return duels + play_actions(state, seat, in_window=False) if duels else []
     if phase == "reclaim":
         out = [{"type": "draw"}] if player.stash else []
         out += [{"type": "junk", "card": c} for c in sorted(set(player.hand))]
@@ -590,7 +593,7 @@ def _resolve_challenge(b: Builder, item: Item) -> None:
         b.emit("ChallengeFizzled", {"seat": item.seat, "at": at(item.at)}, item.seat)
         return
     c = card(held)
-    total = draw_luck(b, item.seat, c.colour)
+    total = draw_luck(b, item.seat) + luck_bonus(b.state, item.seat, c.colour)
     number = c.number or 0
     result = {"seat": item.seat, "at": at(item.at), "card": held, "total": total, "number": number}
     if total >= number:
@@ -601,19 +604,25 @@ def _resolve_challenge(b: Builder, item: Item) -> None:
 
 
 def _resolve_duel(b: Builder, item: Item) -> None:
+    """Both draw luck; the higher total (luck plus bonuses) wins, ties to the active player.
+    The winner burns the difference in luck drawn, nothing if its own luck was lower."""
     assert item.opponent is not None
-    mine = draw_luck(b, item.seat, item.colour)
-    theirs = draw_luck(b, item.opponent, item.colour)
-    # ties are won by the player whose turn it is
-    winner, loser = (item.seat, item.opponent) if mine >= theirs else (item.opponent, item.seat)
-    burn = abs(mine - theirs)
+    lucks = [draw_luck(b, item.seat), draw_luck(b, item.opponent)]
+    totals = [
+        lucks[0] + luck_bonus(b.state, item.seat, item.colour),
+        lucks[1] + luck_bonus(b.state, item.opponent, item.colour),
+    ]
+    won = 0 if totals[0] >= totals[1] else 1
+    winner, loser = (item.seat, item.opponent) if won == 0 else (item.opponent, item.seat)
+    burn = max(0, lucks[won] - lucks[1 - won])
     b.emit(
         "DuelResolved",
         {
             "seat": item.seat,
             "opponent": item.opponent,
             "colour": item.colour,
-            "totals": [mine, theirs],
+            "luck": lucks,
+            "totals": totals,
             "winner": winner,
             "loser": loser,
             "burn": burn,

@@ -273,3 +273,106 @@ def test_the_defender_can_win_a_dragon_challenge() -> None:
     assert first(events, "DuelResolved").data["winner"] == 1
     assert [(o.seat, o.kind, o.count) for o in state.owed] == [(1, "burn", 7), (1, "push", 1)]
     assert GAME.to_act(state) == {1}
+
+
+def test_winning_a_dragon_challenge_with_lower_luck_burns_nothing() -> None:
+    """'The player with the highest luck burns the difference. (It is possible to win and have
+    a lower luck. If so, you do not burn any cards.)' (ours: bonuses count to win, RULINGS.md)"""
+    state = _duel_table(
+        [[cid(0, "cinderfield-town")], [cid(1, "drowned-chapel")]],
+        hoards=[[cid(0, "red-dragonscale")]],
+    )
+    state = fold(GAME, [ev("LuckGained", 0, seat=0, amount=1, draws=0)], state)
+    _, state = when(state, 0, {"type": "duel", "opponent": 1, "colour": "red"})
+    events, state = when(state, 1, {"type": "pass"})
+    resolved = first(events, "DuelResolved").data
+    assert resolved["luck"] == [4, 5] and resolved["totals"] == [6, 5]
+    assert resolved["winner"] == 0 and resolved["burn"] == 0
+    assert [(o.seat, o.kind) for o in state.owed] == [(0, "push")], "nobody burns; the winner still moves the loser"
+
+
+def test_challenge_cards_can_be_played_in_the_dragon_challenge_phase() -> None:
+    """'Cards that affect normal challenges can also be played to affect dragon challenges.'"""
+    roar = cid(0, "furious-roar")
+    state = table(
+        realms=[(0, ORCHARD, (0, 0)), (1, SHOALS, (1, 0))],
+        dragons=[(0, 0), (0, 0)],
+        hands=[[roar]],
+        stashes=[[cid(0, "stoke-the-embers")]],
+        tops=[[cid(0, "charred-orchard", 2)], [cid(1, "drowned-chapel")]],
+        phase="dragon",
+    )
+    assert {"type": "play", "card": roar} in GAME.legal_actions(state, 0), "before the dragon challenge"
+    _, state = when(state, 0, {"type": "play", "card": roar})
+    _, state = when(state, 1, {"type": "pass"})
+    assert state.phase == "dragon" and state.players[0].luck_bonus == 2
+    _, state = when(state, 0, {"type": "duel", "opponent": 1, "colour": "blue"})
+    events, state = when(state, 1, {"type": "pass"})
+    assert first(events, "DuelResolved").data["totals"] == [7, 5]
+
+
+def test_a_challenge_says_you_for_its_controller_whoever_completes_it() -> None:
+    """'If a challenge's text refers to "you", it only affects the controller, usually the
+    player who played the card. However, any opponent may attempt any of your challenges.'
+    (Drown the Ferry 6 - Burn 2; its controller junks 1 from the stash)"""
+    ferry, kept = cid(1, "drown-the-ferry"), cid(1, "deep-study")
+    state = table(
+        decks=("ember", "tide"),
+        realms=[(0, ORCHARD, (0, 0)), (1, SHOALS, (1, 0))],
+        challenges=[(1, ferry, (0, 0))],
+        dragons=[(0, 0), (1, 0)],
+        stashes=[[], [kept]],
+        tops=[[cid(0, "ashfall-crag")]],
+    )
+    _, state = when(state, 0, {"type": "attempt"})
+    events, state = when(state, 1, {"type": "pass"})
+    assert first(events, "ChallengeWon").data["total"] == 7
+    assert [(o.seat, o.kind, o.count) for o in state.owed] == [(0, "burn", 2)], "the one who completes it burns"
+    assert state.players[1].junk == (kept,) and not state.players[1].stash, "the controller junks 1"
+
+
+def _phases(events):  # type: ignore[no-untyped-def]
+    """The phases begun, in order ('start' for a new turn)."""
+    kinds = ("PhaseBegan", "TurnBegan")
+    return [e.data["phase"] if e.type == "PhaseBegan" else "start" for e in events if e.type in kinds]
+
+
+def test_the_phases_come_in_order() -> None:
+    """'Phases in Detail: 1. Start of Turn 2. Challenge 3. Flight 4. Roam 5. Dragon Challenges
+    6. Reclaim 7. End of Turn' (each phase waits for the active player when it has a choice)"""
+    state = table(
+        realms=[(0, ORCHARD, (0, 0)), (1, SHOALS, (1, 0)), (0, cid(0, "charred-orchard", 2), (2, 0))],
+        challenges=[(0, cid(0, "rampaging-fury"), (2, 0))],
+        dragons=[(0, 0), (1, 0)],
+        hoards=[[cid(0, "charred-idol")]],
+        phase="reclaim",
+        active=1,
+    )
+    seen = []
+    for seat, action in (
+        (1, {"type": "end_phase"}),  # seat 1 ends its turn
+        (0, {"type": "end_phase"}),  # challenge: no attempt
+        (0, {"type": "fly", "to": [1, 0]}),  # flight: onto the other dragon
+        (0, {"type": "end_phase"}),  # roam: Rampaging Fury stays
+        (0, {"type": "duel", "opponent": 1, "colour": "red"}),
+        (1, {"type": "pass"}),
+        (0, {"type": "end_phase"}),  # reclaim
+    ):
+        events, state = when(state, seat, action)
+        seen += _phases(events)
+        while state.owed:  # the duel's burn and push: the first choice listed
+            events, state = when(state, state.owed[0].seat, GAME.legal_actions(state, state.owed[0].seat)[0])
+            seen += _phases(events)
+    assert seen[seen.index("start") :] == [
+        "start",
+        "challenge",
+        "flight",
+        "roam",
+        "dragon",
+        "reclaim",
+        "end",
+        "end_effects",
+        "end_check",
+        "start",
+        "challenge",
+    ]
