@@ -91,26 +91,28 @@ def test_a_barrage_on_a_small_fortress_takes_the_tombstone_and_the_player_is_out
 
 def test_a_player_who_is_out_leaves_nothing_to_target() -> None:
     """ "A player is out of the game when their Fortress is depleted" (their hand and
-    battlefield go to their Graveyard: RULINGS.md)."""
+    battlefield go to their Graveyard, and nothing of theirs can be revived: RULINGS.md)."""
     play = given(
         [
-            ["JK2.0", "AS.0", "KH.0", "9H.0", "JK1.0"],
+            ["JK2.0", "AH.0", "KH.0", "9H.0", "JK1.0"],
             ["QD.1", "8D.1", "4C.1", "5C.1", "2C.1"],
             ["7C.2", "6C.2", "5C.2", "4C.2", "3C.2", "10C.2"],
         ]
     )
     script(play, *draws(3), *draws(2), deploy("QD.1"))
     idle(play)
-    script(play, discard("AS.0"), deploy("KH.0"), {"type": "draw"})
+    script(play, deploy("KH.0"), {"type": "draw"}, armor("9H.0", "KH.0"))
     script(play, armor("8D.1", "QD.1"), *draws(2))
     idle(play)
     assert play.state.players[1].fortress == ("2C.1",)
+    assert play.state.players[0].hand == ("JK2.0", "AH.0")
     events = act(play, barrage("JK2.0", 1))
     assert types(events) == ["BarrageFired", "PlayerDefeated"]
     assert events[-1].data["cards"] == ["4C.1", "5C.1", "QD.1", "8D.1"]
     assert play.state.players[1].battlefield == () and play.state.players[1].hand == ()
     assert sorted(play.state.players[1].graveyard) == sorted(["QD.1", "8D.1", "4C.1", "5C.1", "2C.1"])
-    assert [a for a in GAME.legal_actions(play.state, 0) if a.get("character") == "QD.1"] == []
+    assert [a for a in GAME.legal_actions(play.state, 0) if a["type"] == "angel_of_life"] == []
+    assert "still in the game" in refused(play, life("AH.0", "QD.1"))
 
 
 def test_the_angel_of_life_brings_a_character_back_to_its_battlefield_bare() -> None:

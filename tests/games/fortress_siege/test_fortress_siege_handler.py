@@ -18,6 +18,8 @@ from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
 from service.handler import Handler, Vault
 
+from .scenario import deck
+
 
 def test_states_survive_the_state_codec_used_by_forks() -> None:
     """A fork starts from an encoded state: every Fortress state must round-trip."""
@@ -28,19 +30,36 @@ def test_states_survive_the_state_codec_used_by_forks() -> None:
         assert pickle.loads(pickle.dumps(play.state)) == play.state
 
 
+def handler() -> Handler:
+    client = fakeredis.FakeRedis()
+    store = MemoryEventStore()
+    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=50), Vault(client))
+
+
+def test_a_game_created_with_fixed_decks_says_so_in_its_public_summary() -> None:
+    """Issue 4: "A `decks` option (explicit card orders) for tutorials and scenario tests;
+    a game created with it says so in its public summary"."""
+    commands = handler()
+    players = [{"name": "ann"}, {"name": "bob"}]
+    decks = [deck(0, ["KH"], "JK1"), deck(1, [], "2C")]
+    fixed = commands.create_game("fortress-siege", players, {"decks": decks}).table
+    dealt = commands.create_game("fortress-siege", players).table
+    assert fixed.summary()["fair_deal"] is False
+    assert dealt.summary()["fair_deal"] is True
+    assert [list(p.fortress) for p in fixed.state.players] == decks
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_random_game_plays_to_a_winner_through_the_command_handler(players: int) -> None:
     """ "The game ends when all but one of the players' Fortresses have been depleted"."""
-    client = fakeredis.FakeRedis()
-    store = MemoryEventStore()
-    handler = Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=50), Vault(client))
+    commands = handler()
     names = ("ann", "bob", "cy", "di")[:players]
-    table = handler.create_game("fortress-siege", [{"name": name} for name in names]).table
+    table = commands.create_game("fortress-siege", [{"name": name} for name in names]).table
     rng = random.Random(players)
     while table.status != "finished":
         seat = rng.choice(sorted(table.to_act()))
         action = rng.choice(GAME.legal_actions(table.state, seat))
-        table = handler.act(table.game_id, seat, action, table.version).table
+        table = commands.act(table.game_id, seat, action, table.version).table
     result = GAME.outcome(table.state)
     assert result is not None and len(result["winners"]) == 1
-    assert handler.load(table.game_id).state == table.state
+    assert commands.load(table.game_id).state == table.state
