@@ -11,11 +11,11 @@ from hypothesis import given as hypothesis_given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from games.base import IllegalAction
+from games.base import Action, IllegalAction
 from games.dragon_fortress import GAME
-from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, HAND_SIZE, TYPE_OF
+from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, HAND_SIZE, PHASES, TYPE_OF, UPGRADES
 from games.dragon_fortress.state import STEP_MOVE, Table
-from games.play import fold, new_game, random_game, step
+from games.play import Playthrough, fold, new_game, random_game, step
 from tests.games.contract import check_contract, roundtrip
 from tests.games.dragon_fortress.tables import every_card
 
@@ -60,9 +60,35 @@ WRONG = [
     {"type": "place", "card": CALL_CARD},
     {"type": "purchase", "card": "crop-field"},
     {"type": "draw", "pile": "dragons"},
-    {"type": "sacrifice"},
-    {"type": "advance", "phase": "pasture"},
 ]
+
+
+def near_misses(table: Table, seat: int) -> list[dict[str, str]]:
+    """Well-formed actions of every step that are usually illegal now: moving any card of the
+    line, placing any card of the hand or line (fresh gold included), every purchase and advance,
+    both draws and the Dragon Tower answers."""
+    estate = table.estates[seat]
+    actions: list[dict[str, str]] = [{"type": "stay"}, {"type": "sacrifice"}, {"type": "spare"}]
+    actions += [{"type": "move", "card": card} for card in estate.line]
+    actions += [{"type": "place", "card": card} for card in estate.hand + estate.line]
+    actions += [{"type": "purchase", "card": upgrade.key} for upgrade in UPGRADES]
+    actions += [{"type": "advance", "phase": phase.key} for phase in PHASES]
+    actions += [{"type": "draw", "pile": pile} for pile in ("common", "gold")]
+    return actions + WRONG
+
+
+def probe(play: Playthrough, seat: int, legal: list[Action], rng: random.Random) -> None:
+    """An action legal_actions does not list is refused and appends nothing, as is a legal one
+    sent by a seat that is not to act."""
+    table = play.state
+    wrong = [action for action in near_misses(table, seat) if action not in legal]
+    attempts = [(seat, rng.choice(wrong))] if wrong else []
+    attempts.append(((seat + 1) % table.players, rng.choice(legal)))
+    for who, action in attempts:
+        before = len(play.events)
+        with pytest.raises(IllegalAction):
+            step(GAME, play, who, action, rng)
+        assert len(play.events) == before and play.state is table, "an illegal action appended events"
 
 
 def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> Table:
@@ -77,12 +103,7 @@ def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> Table
         seat = table.turn
         legal = GAME.legal_actions(table, seat)
         if probe_illegal:
-            wrong = rng.choice(WRONG)
-            if wrong not in legal:
-                before = len(play.events)
-                with pytest.raises(IllegalAction):
-                    step(GAME, play, seat, wrong, rng)
-                assert len(play.events) == before and play.state is table, "an illegal action appended events"
+            probe(play, seat, legal, rng)
         step(GAME, play, seat, rng.choice(legal), rng)
     raise AssertionError("a random game did not end")
 
