@@ -45,11 +45,15 @@ def test_contract_full_games() -> None:
 
 
 def test_thousands_of_random_games_conserve_cards_and_end() -> None:
+    """Random legal play at 2, 3 and 4 seats, with turn limits of 1 to 5 rounds so that games
+    stop at every stage: cards are conserved per deck and every game ends, by the rulebook's
+    win or by the turn limit (RULINGS.md), never later."""
     rng = random.Random(2024)
-    ended = 0
+    reasons = set()
     for index in range(2000):
         players = 2 + index % 3
-        play = new_game(GAME, players, SHORT, rng)
+        limit = 1 + index % 5
+        play = new_game(GAME, players, {"turn_limit": limit}, rng)
         for _ in range(5000):
             if GAME.outcome(play.state) is not None:
                 break
@@ -59,9 +63,11 @@ def test_thousands_of_random_games_conserve_cards_and_end() -> None:
             if index % 10 == 0:
                 check_invariants(play.state)
         check_invariants(play.state)
-        assert GAME.outcome(play.state) is not None, f"game {index} did not end"
-        ended += 1
-    assert ended == 2000
+        outcome = GAME.outcome(play.state)
+        assert outcome is not None, f"game {index} did not end"
+        assert play.state.turn <= limit * players
+        reasons.add(outcome["reason"].split(":")[0])
+    assert reasons <= {"no cards left in deck, stash and junk", "turn limit"}
 
 
 def test_full_length_random_games_end_by_the_turn_limit_at_the_latest() -> None:
