@@ -74,7 +74,7 @@ class Ability:
     rest_cost: bool = False  # ACT: rest this creature
     resource_cost: int = 0  # ACT: rest that many resources of any colour
     die_cost: str = ""  # ACT: spend an unassigned die of this colour ("white": any)
-    scope: str = ""  # CONT: "fort" (other creatures on this fort) | "allies" | "crossed" (itself)
+    scope: str = ""  # CONT: "fort" (your other creatures on this fort) | "crossed" (itself, while crossed)
     atk: int = 0
     edr: int = 0
 

@@ -124,8 +124,7 @@ class Dragoborne(GameBase):
                         problems.append(f"The deck order of seat {seat} lists a banner; banners are not in the deck.")
                     if len(listed) < minimum:
                         problems.append(
-                            f"The deck order of seat {seat} has {len(listed)} cards; the deal needs at least "
-                            f"{minimum}."
+                            f"The deck order of seat {seat} has {len(listed)} cards; the deal needs at least {minimum}."
                         )
         return problems
 

@@ -154,7 +154,8 @@ def _pending_actions(state: State, seat: int) -> list[Action]:
     if item.seat != seat:
         return []
     if item.kind == "burst":
-        return [{"type": "burst"}, {"type": "take"}]
+        take = {"type": "take"}
+        return [{"type": "burst"}, take] if card_of(item.source).burst else [take]
     if item.kind == "block":
         assert state.attack is not None
         fort = state.attack[1]
@@ -568,23 +569,19 @@ def battle(b: Builder, blocker: str | None, die: int | None) -> None:
 
 
 def break_barrier(b: Builder) -> None:
-    """An unblocked attack: one damage to the fort, whatever the ATK."""
+    """An unblocked attack: one damage to the fort, whatever the ATK. The top barrier is lifted for
+    its owner alone, who is always asked (fire a Fort Burst it has, or take it), so the pause tells
+    the opponent nothing about the card."""
     state = b.state
     assert state.attack is not None
     attacker, fort = state.attack
     defender = 1 - state.active
     card_id = state.sides[defender].forts[fort][-1]
-    has_burst = bool(card_of(card_id).burst)
-    b.emit(
-        "BarrierBroken",
-        {"seat": defender, "fort": fort, "card": card_id, "to": "lifted" if has_burst else "hand"},
-        defender,
-    )
+    b.emit("BarrierBroken", {"seat": defender, "fort": fort, "card": card_id}, defender)
     if not b.state.sides[defender].forts[fort]:
         b.emit("FortDestroyed", {"seat": defender, "fort": fort}, defender)
     b.emit("AttackEnded", {})
-    items = [Pending("burst", defender, card_id)] if has_burst else []
-    queue(b, items + _triggers(state.active, attacker, "barrier_broken"))
+    queue(b, [Pending("burst", defender, card_id), *_triggers(state.active, attacker, "barrier_broken")])
 
 
 def destroy(b: Builder, seat: int, creature_id: str) -> None:

@@ -47,7 +47,7 @@ class Side:
     field: tuple[Creature, ...] = ()
     dice: tuple[Die, ...] = ()
     discard: tuple[str, ...] = ()
-    lifted: tuple[str, ...] = ()  # broken barriers its owner is looking at (Fort Burst choice)
+    lifted: tuple[str, ...] = ()  # broken barriers its owner is looking at (Fort Burst or take)
     mulliganed: bool = False
 
     def creature(self, card_id: str) -> Creature | None:
@@ -370,11 +370,7 @@ def _barrier_broken(state: State, data: Mapping[str, Any]) -> State:
     fort = data["fort"]
     card = side.forts[fort][-1]
     forts = tuple(pile[:-1] if f == fort else pile for f, pile in enumerate(side.forts))
-    if data["to"] == "hand":
-        side = replace(side, forts=forts, hand=side.hand + (card,))
-    else:
-        side = replace(side, forts=forts, lifted=side.lifted + (card,))
-    return with_side(state, data["seat"], side)
+    return with_side(state, data["seat"], replace(side, forts=forts, lifted=side.lifted + (card,)))
 
 
 def _fort_destroyed(state: State, data: Mapping[str, Any]) -> State:
@@ -529,7 +525,7 @@ def stats(side: Side, creature: Creature) -> tuple[int, int]:
         for ability in card_of(other.id).abilities:
             if ability.timing != "CONT":
                 continue
-            if ability.scope == "allies" or (ability.scope == "fort" and other.fort == creature.fort):
+            if ability.scope == "fort" and other.fort == creature.fort:
                 atk += ability.atk
                 edr += ability.edr
     return atk, edr

@@ -34,6 +34,7 @@ def test_an_attack_rests_the_attacker_and_names_a_fort() -> None:
     events = game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 2})
     assert events[0].type == "AttackDeclared" and events[0].data["fort"] == 2
     assert game.creature(0, "0-emberhound-1").rested
+    game.act(1, {"type": "take"})
     assert game.legal(0) == [{"type": "end_turn"}]
 
 
@@ -46,11 +47,32 @@ def test_an_unblocked_attack_breaks_one_barrier_into_its_owners_hand() -> None:
     game.act(0, {"type": "combat"})
     events = game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 0})
     (broken,) = named(events, "BarrierBroken")
-    assert broken.data == {"seat": 1, "fort": 0, "card": "1-nightmaw-revenant-1", "to": "hand"}
+    assert broken.data == {"seat": 1, "fort": 0, "card": "1-nightmaw-revenant-1"}
     assert game.state.sides[1].forts[0] == ("1-gravemoth-1",)
-    assert "1-nightmaw-revenant-1" in game.state.sides[1].hand
+    assert game.state.sides[1].lifted == ("1-nightmaw-revenant-1",)
     assert "card" not in GAME.redact(broken, 0).data and "card" not in GAME.redact(broken, None).data
     assert GAME.redact(broken, 1).data["card"] == "1-nightmaw-revenant-1"
+    assert game.legal(1) == [{"type": "take"}] and game.legal(0) == []
+    events = game.act(1, {"type": "take"})
+    assert types(events) == ["PendingResolved", "BarrierTaken"]
+    assert "1-nightmaw-revenant-1" in game.state.sides[1].hand and not game.state.sides[1].lifted
+    assert "card" not in GAME.redact(events[1], 0).data
+
+
+def test_the_opponent_cannot_tell_a_barrier_with_a_fort_burst_from_one_without() -> None:
+    """'take the topmost card on the fort and look at it (your opponent does not get to see the
+    destroyed shield)': its owner is asked in both cases, and what the attacker sees of the break
+    (events and view) is the same whether the card has a Fort Burst or not."""
+    seen = []
+    for barrier in ("nightmaw-revenant", "undertow"):
+        game = _hound_ready(seat1={"barriers": ["gravemoth", barrier]})
+        game.end_turn()
+        game.act(0, {"type": "combat"})
+        events = game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 0})
+        view = GAME.view(game.state, 0)
+        seen.append(([(e.type, GAME.redact(e, 0).data) for e in events], view["pending"], view["players"][1]["lifted"]))
+        assert GAME.to_act(game.state) == frozenset({1})
+    assert seen[0] == seen[1]
 
 
 def test_a_fort_burst_may_be_triggered_by_the_forts_owner() -> None:
@@ -199,6 +221,7 @@ def test_a_fort_without_barriers_is_destroyed_and_its_owner_loses_at_the_end_of_
         for fort, card in enumerate(hounds):
             events = game.act(0, {"type": "attack", "creature": card, "fort": fort})
             destroyed += [e.data["fort"] for e in named(events, "FortDestroyed")]
+            game.act(1, {"type": "take"})
         if not destroyed:
             assert game.state.phase == "combat"
             game.end_turn()

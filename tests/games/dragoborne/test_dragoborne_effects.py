@@ -182,7 +182,9 @@ def test_auto_when_its_attack_breaks_a_barrier() -> None:
     game.end_turn()
     game.act(1, {"type": "combat"})
     events = game.act(1, {"type": "attack", "creature": "1-shade-stalker-1", "fort": 2})
-    assert types(events)[-2:] == ["PendingResolved", "CreatureRested"]
+    assert "BarrierBroken" in types(events) and not game.creature(0, "0-emberhound-1").rested
+    events = game.act(0, {"type": "take"})
+    assert types(events) == ["PendingResolved", "BarrierTaken", "PendingResolved", "CreatureRested"]
     assert game.creature(0, "0-emberhound-1").rested
 
 
@@ -213,3 +215,35 @@ def test_fort_burst_barrier_on_a_creature_card() -> None:
     events = game.act(0, {"type": "target", "target": 0})
     assert types(events) == ["PendingResolved", "BarrierAdded"]
     assert len(game.state.sides[0].forts[0]) == 2
+
+
+def test_cont_while_dragocrossed() -> None:
+    """Thornhide Stalker: '[CONT] While this creature is Dragocrossed it gets +1/+0.' On top of the
+    +1/+1 every Dragocross gives ('All creatures, when Dragocrossed, gain a +1/+1 stat boost')."""
+    game = Scenario(first=0, decks=("thornwall", "tidecrypt"), seat0={"hand": ["thornhide-stalker"]})
+    game.act(0, {"type": "summon", "card": "0-thornhide-stalker-1", "fort": 0})
+    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1")) == (3, 2)
+    game.act(0, {"type": "cross", "die": 2, "creature": "0-thornhide-stalker-1"})
+    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1")) == (5, 3)
+    assert GAME.view(game.state, 1)["players"][0]["creatures"][0]["atk"] == 5
+
+
+def test_act_paid_by_resting_resources_and_draw() -> None:
+    """Brinescribe Adept: '[ACT] Rest two of your resources: draw a card.' It can be used again while
+    two resources stand, and not once fewer do."""
+    game = Scenario(first=1, seat1={"hand": ["brinescribe-adept"], "draws": ["gravemoth", "undertow", "soul-rend"]})
+    game.act(1, {"type": "summon", "card": "1-brinescribe-adept-1", "fort": 0})
+    assert not [a for a in game.legal(1) if a["type"] == "activate"]
+    game.end_turn()
+    game.end_turn(resource=True)
+    assert len(game.state.sides[1].resources) == 4 and not game.state.sides[1].rested
+    hand = len(game.state.sides[1].hand)
+    activate = {"type": "activate", "creature": "1-brinescribe-adept-1", "ability": 0}
+    events = game.act(1, activate)
+    assert types(events) == ["AbilityActivated", "EffectsQueued", "PendingResolved", "CardsDrawn"]
+    assert len(events[0].data["paid"]) == 2 and game.state.sides[1].rested == frozenset(events[0].data["paid"])
+    assert len(game.state.sides[1].hand) == hand + 1
+    assert not game.creature(1, "1-brinescribe-adept-1").rested
+    game.act(1, activate)
+    assert len(game.state.sides[1].rested) == 4 and len(game.state.sides[1].hand) == hand + 2
+    assert activate not in game.legal(1)

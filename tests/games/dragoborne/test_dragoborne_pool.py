@@ -78,7 +78,9 @@ def test_abilities_are_data_built_from_every_primitive_and_timing() -> None:
     acts = [a for a in abilities if a.timing == "ACT"]
     assert all(a.rest_cost or a.resource_cost or a.die_cost for a in acts), "every [ACT] has a cost"
     assert any(a.rest_cost for a in acts) and any(a.resource_cost for a in acts) and any(a.die_cost for a in acts)
-    assert all(a.scope and (a.atk or a.edr) and not a.effects for a in abilities if a.timing == "CONT")
+    conts = [a for a in abilities if a.timing == "CONT"]
+    assert {a.scope for a in conts} == {"fort", "crossed"}, "every [CONT] scope is one the engine knows, each used"
+    assert all((a.atk or a.edr) and not a.effects for a in conts)
     limits = [e.max_edr for c in CARDS.values() for e in (*c.effects, *c.burst) if e.op == "destroy"]
     limits += [e.max_edr for c in CARDS.values() for a in c.abilities for e in a.effects if e.op == "destroy"]
     assert limits and min(limits) >= 1, "destroy names its EDR limit X"

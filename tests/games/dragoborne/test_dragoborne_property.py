@@ -20,7 +20,7 @@ from tests.games.contract import check_contract
 DECK_NAMES = sorted(DECKS)
 PAIRINGS = list(combinations_with_replacement(DECK_NAMES, 2))
 ORDERED = list(product(DECK_NAMES, DECK_NAMES))
-GAMES_PER_PAIRING = 120  # 9 ordered pairings: 1080 games
+GAMES_PER_PAIRING = 240  # 9 ordered pairings: 2160 games
 
 
 @pytest.mark.parametrize("pairing", PAIRINGS, ids=["-".join(p) for p in PAIRINGS])
@@ -71,13 +71,14 @@ def test_random_games_keep_every_card_and_end(pairing: tuple[str, str]) -> None:
             seat = rng.choice(sorted(GAME.to_act(state)))
             legal = GAME.legal_actions(state, seat)
             if turn % 7 == 0:
+                logged = len(play.events)
                 wrong = {"type": "attack", "creature": "0-no-card-1", "fort": 0}
                 with pytest.raises(IllegalAction):
-                    GAME.decide(state, seat, wrong, rng)
+                    step(GAME, play, seat, wrong, rng)
                 if 1 - seat not in GAME.to_act(state):
                     with pytest.raises(IllegalAction):
-                        GAME.decide(state, 1 - seat, legal[0], rng)
-                assert play.state is state
+                        step(GAME, play, 1 - seat, legal[0], rng)
+                assert play.state is state and len(play.events) == logged, "an illegal action changed the game"
             events = step(GAME, play, seat, rng.choice(legal), rng)
             _check_invariants(play.state, start)
             if any(e.type == "TurnStarted" for e in events):

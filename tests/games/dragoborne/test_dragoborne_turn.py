@@ -22,6 +22,7 @@ def test_stand_step_stands_everything_of_the_active_player() -> None:
     assert not game.state.sides[0].rested
     game.act(0, {"type": "combat"})
     game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 0})
+    game.act(1, {"type": "take"})
     assert game.creature(0, "0-emberhound-1").rested
     game.end_turn()
     assert game.creature(0, "0-emberhound-1").rested
