@@ -30,6 +30,9 @@ def assert_no_secret(payload: Any, secrets: frozenset[str], where: str) -> None:
     assert not leaked, f"{where} names hidden cards {leaked}: {text[:400]}"
 
 
+WRONG_VALUES: tuple[Any, ...] = (None, -1, 999, "XX", [], {"x": 1})
+
+
 def mutations(action: Mapping[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     """Nearby actions that are usually illegal: unknown verb, extra field, each field
     replaced by a wrong value."""
@@ -37,7 +40,7 @@ def mutations(action: Mapping[str, Any], rng: random.Random) -> list[dict[str, A
     for name, value in action.items():
         if name == "type":
             continue
-        for wrong in (None, -1, 999, "XX", [], {"x": 1}):
+        for wrong in WRONG_VALUES:
             if wrong != value:
                 out.append({**action, name: wrong})
         without = dict(action)
