@@ -266,3 +266,24 @@ def test_defeated_dragons_are_kept_for_their_points() -> None:
     assert after.estates[0].trophies == ("spitfire-01",)
     points = GAME.view(after, None)["players"][0]["victory_points"]
     assert points == before + TYPE_OF["spitfire-01"].victory_points
+
+
+def test_a_card_placed_while_a_dragon_stands_before_the_gate_towers_enters_behind_the_dragon() -> None:
+    """ "As a dragon terrorizes your Estate, new Estate cards may be placed at the Front Line
+    (behind the dragon)" (ours: a dragon that has come back to the very front, before the Gate
+    Towers, still has new cards placed behind it, never in front of it)."""
+    hand = ["farmstead-01", "crop-field-02", "crop-field-03", "crop-field-04", "crop-field-05"]
+    lines = {
+        0: ["spitfire-01", "crop-field-01", "gate-tower-01"],
+        1: ["spitfire-02"],
+        2: ["dread-wyrm-01"],
+        3: ["dread-wyrm-02"],
+    }
+    table = given(table_event(lines=lines, hands={0: hand}, supply_top=["crop-field-06"]))
+    _, table = when(table, 0, STAY, DRAW)
+    assert table.estates[0].line == ("crop-field-01", "gate-tower-01", "spitfire-01")
+
+    events, after = when(table, 0, {"type": "place", "card": "farmstead-01"})
+
+    assert events[0] == GameEvent("CardPlaced", {"card": "farmstead-01", "at": 3}, 0)
+    assert after.estates[0].line == ("crop-field-01", "gate-tower-01", "spitfire-01", "farmstead-01")

@@ -142,3 +142,29 @@ def test_the_score_is_victory_points_plus_bonuses() -> None:
     assert scores[0] == {"victory_points": vp, "estate_bonus": 10, "fortress_bonus": 0, "total": vp + 10}
     vp1 = sum(TYPE_OF[c].victory_points for c in ["farmstead-01", "war-tower-01", "spitfire-01"])
     assert scores[1] == {"victory_points": vp1, "estate_bonus": 0, "fortress_bonus": 5, "total": vp1 + 5}
+
+
+def test_cards_left_in_hand_are_discarded_unscored() -> None:
+    """ "Discard any cards still in your hand and total your points.\""""
+    hand = ["guard-tower-01", "farmstead-02", "farmstead-03", "crop-field-01", "crop-field-02"]
+    lines = {0: ["farmstead-01"], 1: ["farmstead-04"]}
+    scores = final_scores(given(table_event(lines=lines, hands={0: hand})))
+    assert TYPE_OF["farmstead-02"].victory_points > 0
+    assert scores[0]["victory_points"] == TYPE_OF["farmstead-01"].victory_points == scores[1]["victory_points"]
+    assert [s["fortress_bonus"] for s in scores] == [0, 0, 0, 0], "a tower in hand is no Fortress Power"
+
+
+def test_players_tied_on_points_share_the_win() -> None:
+    """ "Become the player with the strongest Estate, which will be determined by the number of
+    victory and bonus points." (ours: the rulebook names no tie-break, so tied players share it)"""
+    lines = {1: ["farmstead-02"]}
+    table = given(table_event(lines=lines, hands={0: ["farmstead-01"]}, supply=[], gold=[]))
+    _, table = when(table, 0, STAY)
+
+    _, after = when(table, 0, {"type": "place", "card": "farmstead-01"})
+
+    result = GAME.outcome(after)
+    assert result is not None
+    each = TYPE_OF["farmstead-01"].victory_points + ESTATE_BONUS_SHARED
+    assert result["scores"] == [each, each, 0, 0], "a Farmstead's points and half the Estate bonus each"
+    assert result["winners"] == [0, 1]
