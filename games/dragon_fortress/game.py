@@ -301,12 +301,15 @@ class DragonFortress(GameBase):
         return 1.0 / (1.0 + math.exp(-(projected[seat] - rival) / 6.0))
 
 
+MOST_GOLD_NEEDED = max(upgrade.gold_cost for upgrade in UPGRADES)  # gold beyond this buys nothing more
+
+
 def _projection(table: Table, seat: int) -> float:
     estate = table.estates[seat]
     line = estate.line
     value = float(rules.victory_points(estate))
     value += 0.5 * rules.estate_power(line) + 0.35 * rules.fortress_power(line)
-    value += 1.2 * min(rules.gold_power(line), 3) + 1.5 * estate.reached
+    value += 1.2 * min(rules.gold_power(line), MOST_GOLD_NEEDED) + 1.5 * estate.reached
     for card in estate.hand:
         kind = TYPE_OF[card]
         value += 0.3 * kind.estate_power + 0.2 * kind.shots + (0.5 if card in GOLD_IDS else 0.0)
