@@ -287,3 +287,19 @@ def test_a_card_placed_while_a_dragon_stands_before_the_gate_towers_enters_behin
 
     assert events[0] == GameEvent("CardPlaced", {"card": "farmstead-01", "at": 3}, 0)
     assert after.estates[0].line == ("crop-field-01", "gate-tower-01", "spitfire-01", "farmstead-01")
+
+
+def test_a_tower_purchased_behind_a_dragon_targets_it_at_once() -> None:
+    """ "Remember: New towers that are built behind the dragon (at the front line), will
+    immediately target and damage the dragon.\""""
+    line = ["fallow-01", "gold-01", "crop-field-01", "spitfire-01", "guard-tower-01"]
+    table = given(table_event(lines={0: line}, reached={0: 1}))
+    _, table = when(table, 0, STAY)
+    assert GAME.view(table, None)["players"][0]["dragon"]["damage"] < TYPE_OF["spitfire-01"].strength
+
+    events, after = when(table, 0, {"type": "purchase", "card": "gate-tower"})
+
+    assert kinds(events) == ["StructurePurchased", "DragonDefeated", "TurnPassed"]
+    dealt = TYPE_OF["guard-tower-01"].shots + TYPE_OF["gate-tower-01"].shots
+    assert events[1].data == {"dragon": "spitfire-01", "damage": dealt}
+    assert after.estates[0].trophies == ("spitfire-01",)
