@@ -4,10 +4,13 @@ the API's jobs and by the CLI."""
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from events.envelope import Envelope, verify_chain
+from events.store import VersionConflict
 from projections.audit import AuditReport, audit_entries
 from projections.table import Table, evolve
 from projections.views import board, event_for
@@ -16,6 +19,7 @@ from service.platform import Platform
 
 Progress = Callable[[int, int], None]
 EXPORT_FORMAT = "tablestream-export/1"
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def seats_and_spectator(table: Table) -> list[int | None]:
@@ -107,6 +111,8 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
         raise CommandError("invalid_request", "The first line is not an export header.") from None
     if header.get("format") != EXPORT_FORMAT:
         raise CommandError("invalid_request", f"The first line must be a {EXPORT_FORMAT} header.")
+    if not isinstance(header.get("seed"), (str, type(None))):
+        raise CommandError("invalid_request", "The header's seed must be a string.")
     entries = [(index, text) for index, text in enumerate(rows[1:], start=1)]
     original = str(header.get("game", ""))
     report = audit_entries(original, entries, seed=header.get("seed"))
@@ -116,12 +122,15 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
             f"The log fails its audit at version {report.first_bad_version}: {report.reason}.",
             first_bad_version=report.first_bad_version,
         )
-    game_id = original
-    if not game_id or platform.store.last_version(game_id) > 0:
-        import secrets
-
-        game_id = secrets.token_urlsafe(9)
-    platform.store.import_raw(game_id, entries)
+    # An id from a file is kept only if it looks like one of ours: it goes into Redis keys
+    # and RQ job ids, which allow letters, digits, "_" and "-".
+    game_id = original if GAME_ID.fullmatch(original) else secrets.token_urlsafe(9)
+    while True:
+        try:
+            platform.store.import_raw(game_id, entries)
+            break
+        except VersionConflict:  # the id is taken (perhaps by an import running at the same time)
+            game_id = secrets.token_urlsafe(9)
     last = Envelope.decode(entries[-1][1])
     seed = header.get("seed") or (last.data.get("seed") if last.type == "SeedRevealed" else None)
     if seed:

@@ -7,6 +7,8 @@ its command id is the job id, so even a second append is refused as a duplicate.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import time
@@ -32,7 +34,7 @@ def play_bot(
     if table is None or table.version != version or seat not in table.to_act():
         return "moved on"
     chosen = level or table.seats[seat].bot or "greedy"
-    rng = random.Random(f"{game_id}:{version}:{seat}")
+    rng = bot_rng(platform.vault.seed(game_id), version, seat)
     stop_at = started + platform.config.bot_seconds
     moved_on = MovedOn(platform, game_id, version)
 
@@ -51,6 +53,13 @@ def play_bot(
             return "moved on"
         raise
     return f"played {action['type']}"
+
+
+def bot_rng(seed: str, version: int, seat: int) -> random.Random:
+    """A bot's randomness for one turn: keyed by the game's secret seed, so that no player
+    can work out a bot's choices in advance, and by the turn, so that a re-run repeats them."""
+    digest = hmac.new(seed.encode(), f"bot:{version}:{seat}".encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 class MovedOn:

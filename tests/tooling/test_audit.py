@@ -11,6 +11,7 @@ import pytest
 from events.envelope import Envelope, chain
 from events.store import NewEvent
 from games import registry
+from games.rng import derive_rng
 from projections.audit import audit_entries
 from service.errors import CommandError
 from service.platform import Platform
@@ -160,3 +161,108 @@ def test_a_game_in_play_exports_its_seed_so_the_import_can_check_its_draws(platf
     assert json.loads(lines[0])["seed"] == platform.vault.seed(table.game_id)
     new_id, report = import_lines(platform, lines)
     assert report.ok and "re-decided" in report.checks["actions"]
+
+
+def _first_digit_in_data(text: str) -> int | None:
+    start, end = text.find('"data":'), text.find('"hash":')
+    return next((i for i in range(start, end) if text[i].isdigit()), None)
+
+
+def _another_digit(digit: str) -> str:
+    return "1" if digit != "1" else "2"  # never a leading zero: the text stays valid JSON
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_in_every_kind_one_changed_byte_fails_the_audit_at_that_version(platform: Platform, kind: str) -> None:
+    # Given a finished game of this kind, when one byte of one event's data changes,
+    # then the audit fails at that event's version: its hash no longer matches.
+    game_id = finished_game(platform, kind, seed=21)
+    entries = platform.store.read_raw(game_id)
+    assert audit_entries(game_id, entries).ok
+    version, text, at = next(
+        (v, t, i) for v, t in entries[len(entries) // 2 :] if (i := _first_digit_in_data(t)) is not None
+    )
+    entries[version - 1] = (version, text[:at] + _another_digit(text[at]) + text[at + 1 :])
+    report = audit_entries(game_id, entries)
+    assert not report.ok and report.first_bad_version == version, report.as_json()
+    assert "hash" in (report.reason or "")
+
+
+def _action_with_other_effects(platform: Platform, game_id: str) -> tuple[int, dict, int]:
+    """From the middle of the log on, the first recorded action that another legal action
+    could have replaced with a different first event: (its version, that action, the
+    version of the first event it would not produce)."""
+    envelopes = platform.store.read(game_id)
+    seed = envelopes[-1].data["seed"]
+    for taken in envelopes[len(envelopes) // 2 :]:
+        if taken.type != "ActionTaken" or taken.seat is None:
+            continue
+        before = platform.tables.at(game_id, taken.version - 1)
+        assert before is not None
+        game, recorded = before.game, envelopes[taken.version]
+        for other in game.legal_actions(before.state, taken.seat):
+            if other == taken.data["action"]:
+                continue
+            first = game.decide(before.state, taken.seat, other, derive_rng(seed, taken.version))[0]
+            if (first.type, first.seat, first.data) != (recorded.type, recorded.seat, dict(recorded.data)):
+                return taken.version, other, recorded.version
+    raise AssertionError("no action in the second half of the game had an alternative")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_in_every_kind_a_changed_action_fails_the_audit_where_its_events_part(platform: Platform, kind: str) -> None:
+    # Given a finished game, when one recorded action is replaced by another legal one and
+    # the chain is rebuilt as a forger would, then the audit fails at the first event that
+    # the new action does not produce; replaced by an action that was not legal, it fails
+    # at the action itself.
+    game_id = finished_game(platform, kind, seed=22)
+    entries = platform.store.read_raw(game_id)
+    target, other, first_event = _action_with_other_effects(platform, game_id)
+
+    def legal_other(raw: dict) -> dict:
+        return {**raw, "data": {"action": other}}
+
+    report = audit_entries(game_id, rechain(entries, target, legal_other))
+    assert not report.ok and report.first_bad_version == first_event, report.as_json()
+    assert "re-deciding" in (report.reason or "")
+
+    def illegal(raw: dict) -> dict:
+        return {**raw, "data": {"action": {"type": "take-every-card"}}}
+
+    report = audit_entries(game_id, rechain(entries, target, illegal))
+    assert not report.ok and report.first_bad_version == target, report.as_json()
+    assert "not among the legal actions" in (report.reason or "")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_in_every_kind_a_changed_seed_fails_the_audit_where_it_is_revealed(platform: Platform, kind: str) -> None:
+    # Given a finished game, when the revealed seed is replaced and the chain rebuilt,
+    # then the audit fails at SeedRevealed: the seed no longer matches the commitment.
+    game_id = finished_game(platform, kind, seed=23)
+    entries = platform.store.read_raw(game_id)
+    ended = len(entries)
+    assert Envelope.decode(entries[-1][1]).type == "SeedRevealed"
+
+    def change(raw: dict) -> dict:
+        return {**raw, "data": {**raw["data"], "seed": raw["data"]["seed"][::-1]}}
+
+    report = audit_entries(game_id, rechain(entries, ended, change))
+    assert not report.ok and report.first_bad_version == ended, report.as_json()
+    assert "commitment" in (report.reason or "")
+
+
+def test_import_gives_a_new_id_when_the_files_id_could_not_be_one_of_ours(platform: Platform) -> None:
+    # Given an export whose header names an id with characters our ids never have (it
+    # would go into Redis keys and job ids), when it is imported, then it gets a new id.
+    import fakeredis
+
+    from service.config import Config
+    from service.platform import Platform as P
+
+    game_id = finished_game(platform, "tiny", seed=10)
+    header, *events = export_lines(platform, game_id)
+    forged_id = "x}:seed"
+    elsewhere = P(Config(redis_url="fake"), fakeredis.FakeRedis())
+    new_id, report = import_lines(elsewhere, [json.dumps({**json.loads(header), "game": forged_id}), *events])
+    assert report.ok and new_id != forged_id and new_id.replace("-", "").replace("_", "").isalnum()
+    assert elsewhere.store.read_raw(new_id) == platform.store.read_raw(game_id)

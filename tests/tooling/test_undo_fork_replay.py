@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from games import registry
 from games.base import GameEvent
+from games.rng import derive_rng
 from projections.audit import audit_entries
 from service.app import create_app
 from service.errors import CommandError
@@ -123,10 +124,12 @@ def test_a_fork_of_a_game_in_play_reveals_nothing_the_seat_had_not_seen(platform
     assert game is not None
     h = platform.handler
     rng = random.Random(5)
-    for trial in range(3):
-        table = play(platform, h.create_game(kind, humans(game.min_players)).table, rng, 12 + 7 * trial)
+    forked = 0
+    for trial, actions in enumerate((2, 12, 26)):
+        table = play(platform, h.create_game(kind, humans(game.min_players)).table, rng, actions)
         if table.status != "active":
             continue
+        forked += 1
         seat = trial % len(table.seats)
         original_secrets = game.secrets(table.state, seat)
         fork = h.fork(table.game_id, table.version, seat)
@@ -142,6 +145,13 @@ def test_a_fork_of_a_game_in_play_reveals_nothing_the_seat_had_not_seen(platform
         first = h.store.read(fork.table.game_id)[0]
         seen = client.get(f"/v1/games/{fork.table.game_id}/events").get_json()["events"][0]
         assert "state" in first.data and "state" not in seen["data"]
+        # Had every card hidden from the seat lain elsewhere, the fork would be the same: it is
+        # re-dealt from the seat's information set and the fork's own seed (its first draw).
+        elsewhere = game.determinize(table.state, seat, random.Random(f"elsewhere-{trial}"))
+        assert game.view(elsewhere, seat) == game.view(table.state, seat)
+        fork_seed = platform.vault.seed(fork.table.game_id)
+        assert game.determinize(elsewhere, seat, derive_rng(fork_seed, 0)) == fork.table.state
+    assert forked, "no game was still in play to fork"
 
 
 def test_a_spectator_cannot_fork_a_game_in_play(platform: Platform) -> None:
@@ -238,3 +248,54 @@ def test_undo_in_every_kind_succeeds_exactly_when_no_irreversible_event_lies_bet
         undone += 1
     print(f"{kind}: {undone} undos done, {refused} refused as irreversible")
     assert audit_entries(table.game_id, h.store.read_raw(table.game_id), h.vault.seed(table.game_id)).ok
+
+
+def test_undo_over_the_api_waits_for_the_other_seat_and_is_refused_across_a_draw(platform: Platform) -> None:
+    client = api(platform)
+    created = client.post("/v1/games", json={"kind": "tiny", "players": humans(2)}).get_json()
+    gid = created["id"]
+    ann, bob = ({"Authorization": f"Bearer {s['token']}"} for s in created["seats"])
+
+    def act(who: dict[str, str], action: dict) -> dict:  # type: ignore[type-arg]
+        version = client.get(f"/v1/games/{gid}", headers=who).get_json()["version"]
+        answer = client.post(f"/v1/games/{gid}/actions", json={"action": action, "expected_version": version},
+                             headers=who)
+        assert answer.status_code == 200, answer.get_json()
+        return client.get(f"/v1/games/{gid}", headers=who).get_json()
+
+    start = client.get(f"/v1/games/{gid}", headers=ann).get_json()
+    act(ann, {"type": "add", "amount": 2})
+    # Given ann added 2, when bob asks to undo it, then nothing changes until ann answers.
+    asked = client.post(f"/v1/games/{gid}/undo-requests", json={"to_version": start["version"]}, headers=bob)
+    assert asked.status_code == 201
+    pending = asked.get_json()["pending"]
+    assert pending["by"] == 1 and pending["accepted"] == [1] and pending["to_version"] == start["version"]
+    assert asked.get_json()["game"]["view"]["count"] == 2
+    declined = client.post(f"/v1/games/{gid}/undo-requests/{pending['id']}/decline", headers=ann).get_json()
+    assert declined["pending"] is None and declined["game"]["view"]["count"] == 2
+    again = client.post(f"/v1/games/{gid}/undo-requests", json={"to_version": start["version"]}, headers=bob)
+    request_id = again.get_json()["pending"]["id"]
+    accepted = client.post(f"/v1/games/{gid}/undo-requests/{request_id}/accept", headers=ann).get_json()
+    assert accepted["pending"] is None and accepted["game"]["view"] == start["view"]
+    assert platform.store.read(gid)[-1].type == "Rewound"
+    # Given ann then draws (a reveal to her), when bob asks to undo past the draw,
+    # then the answer is 409 irreversible naming the draw.
+    drawn_at = act(ann, {"type": "draw"})["version"]
+    act(bob, {"type": "add", "amount": 1})
+    refused = client.post(f"/v1/games/{gid}/undo-requests", json={"to_version": drawn_at - 2}, headers=bob)
+    assert refused.status_code == 409 and refused.mimetype == "application/problem+json"
+    problem = refused.get_json()
+    assert problem["code"] == "irreversible" and problem["irreversible_type"] == "CardDrawn"
+    assert problem["irreversible_version"] == drawn_at and "CardDrawn" in problem["detail"]
+
+
+def test_a_fork_can_seat_bots_and_they_play_it(platform: Platform) -> None:
+    h = platform.handler
+    table = play(platform, h.create_game("tiny", humans(2)).table, random.Random(12), 2)
+    assert table.status == "active" and min(table.to_act()) == 0
+    fork = h.fork(table.game_id, table.version, 0, [{"name": "ann"}, {"bot": "greedy"}])
+    assert set(fork.tokens) == {0}
+    after = h.act(fork.table.game_id, 0, {"type": "add", "amount": 1}, fork.table.version).table
+    bot_turns = [e for e in h.store.read(fork.table.game_id) if e.type == "ActionTaken" and e.seat == 1]
+    assert bot_turns and bot_turns[0].actor == "bot"
+    assert after.status == "finished" or 0 in platform.handler.load(fork.table.game_id).to_act()

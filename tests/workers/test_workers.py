@@ -14,7 +14,7 @@ from service.config import Config
 from service.platform import Platform
 from workers import runtime
 from workers.jobs import bot_turn
-from workers.scheduling import RQScheduler, queue_names, sweep_stalled
+from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
 
 @pytest.fixture
@@ -33,7 +33,8 @@ def test_a_bot_to_act_gets_a_job_with_a_deterministic_id(platform: Platform) -> 
     table = platform.handler.create_game("tiny", [{"bot": "random"}, {"name": "ann"}]).table
     expected = f"bot-{table.game_id}-{table.version}-0"
     assert expected in Queue(queue_names(platform)[0], connection=platform.redis).job_ids
-    assert Job.fetch(expected, connection=platform.redis).retries_left == 3
+    job = Job.fetch(expected, connection=platform.redis)
+    assert job.retries_left == 3 and job.timeout == BOT_TIMEOUT
 
 
 def test_a_bot_turn_run_twice_acts_once(platform: Platform) -> None:
@@ -81,14 +82,21 @@ KINDS = [k for k in registry.keys() if k != "tiny"]
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
-def test_twenty_all_bot_games_of_every_kind_end_through_the_worker(platform: Platform, kind: str) -> None:
+def test_twenty_all_bot_games_of_every_kind_end_through_the_worker(
+    real_redis: redis.Redis, redis_url: str, prefix: str, kind: str
+) -> None:
+    # Every level plays; the search stops after 20 ms a move so that the ismcts games
+    # stay short (the deadline is the worker's, as in production, only tighter).
+    platform = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=0.02), real_redis)
+    platform.handler.scheduler = RQScheduler(platform)
+    runtime.use(platform)
     game = registry.get(kind)
     assert game is not None
     started = time.monotonic()
     ids = []
     for index in range(20):
         count = game.min_players + index % (game.max_players - game.min_players + 1)
-        levels = ["random", "greedy"] if index % 4 == 0 else ["random"]
+        levels = ["ismcts", "random"] if index == 1 else ["random", "greedy"] if index % 4 == 0 else ["random"]
         players = [{"bot": levels[seat % len(levels)]} for seat in range(count)]
         ids.append(platform.handler.create_game(kind, players).table.game_id)
     work(platform)
