@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.base import IllegalAction
+from games.base import GameEvent, IllegalAction
 from games.bots import greedy_bot
-from games.play import new_game, random_game, step
+from games.play import fold, new_game, random_game, step
 from games.stomping_grounds import GAME
 from games.stomping_grounds.board import REALMS_PER_PLAYER, adjacent_realms
 from games.stomping_grounds.cards import deck_ids
@@ -131,3 +132,64 @@ def test_illegal_actions_are_refused_and_append_nothing(seed: int, moves: int, j
         else:
             raise AssertionError(f"{junk} was accepted")
     assert (len(play.events), play.state) == before
+
+
+class _Hidden:
+    """What a seat may not know, worked out from the events alone (not from ``GAME.secrets``):
+    every card in a deck, and each card drawn face down into a hand while it stays there
+    (unless its place at the bottom of the deck was public: the junk went under it)."""
+
+    def __init__(self, players: int) -> None:
+        self.in_hand: list[set[str]] = [set() for _ in range(players)]
+        self.public_bottom: list[set[str]] = [set() for _ in range(players)]
+
+    def see(self, before: State | None, event: GameEvent, after: State) -> None:
+        data = event.data
+        if event.type == "CardsDrawn":
+            seat = data["seat"]
+            self.in_hand[seat] |= {c for c in data["cards"] if c not in self.public_bottom[seat]}
+        elif event.type == "DeckShuffled":
+            self.public_bottom[data["seat"]] = set()
+        elif event.type == "JunkReturned" and before is not None:
+            self.public_bottom[data["seat"]] |= set(before.players[data["seat"]].junk)
+        for seat, player in enumerate(after.players):
+            self.in_hand[seat] &= set(player.hand)
+
+    def from_(self, viewer: int | None, state: State) -> set[str]:
+        hands = {c for seat, cards in enumerate(self.in_hand) if seat != viewer for c in cards}
+        return hands | {c for p in state.players for c in p.deck}
+
+
+def _named(payload: object, cards: set[str]) -> list[str]:
+    text = json.dumps(payload)
+    return [c for c in cards if f'"{c}"' in text]
+
+
+def test_no_seat_learns_another_hand_or_any_deck_order() -> None:
+    """Hands and decks are secret (RULINGS.md). Random games at 2-4 seats: after every event
+    and every action, no viewer (each seat, a spectator) is sent the name of a card that is
+    in a deck or face down in another seat's hand, in the events as redacted for it or in its view."""
+    for index in range(30):
+        rng = random.Random(f"leak-{index}")
+        players = 2 + index % 3
+        viewers: list[int | None] = [None, *range(players)]
+        hidden = _Hidden(players)
+        play = new_game(GAME, players, SHORT, rng)
+        new = list(play.events)
+        state: State | None = None
+        while True:
+            for event in new:
+                after = fold(GAME, [event], state)
+                hidden.see(state, event, after)
+                state = after
+                for viewer in viewers:
+                    leaked = _named(GAME.redact(event, viewer).data, hidden.from_(viewer, state))
+                    assert not leaked, f"game {index}: {event.type} shows seat {viewer} {leaked}"
+            assert state == play.state
+            for viewer in viewers:
+                leaked = _named(GAME.view(state, viewer), hidden.from_(viewer, state))
+                assert not leaked, f"game {index}: the view shows seat {viewer} {leaked}"
+            if GAME.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            new = step(GAME, play, seat, rng.choice(GAME.legal_actions(state, seat)), rng)
