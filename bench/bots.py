@@ -149,11 +149,12 @@ def rows(results: list[Result]) -> list[str]:
 
 
 def sample_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, int]]:
-    """States from random two-player games where the seat to act has a real choice."""
+    """States from random games of the fewest players the kind allows (two, for most)
+    where the seat to act has a real choice."""
     rng = random.Random(f"calibrate-{game.key}-{seed}")
     found: list[tuple[State, int]] = []
     while len(found) < count:
-        play = new_game(game, 2, None, rng)
+        play = new_game(game, game.min_players, None, rng)
         stop = rng.randrange(1, 400)
         for _ in range(stop):
             if game.outcome(play.state) is not None:

@@ -62,7 +62,16 @@ class Projector:
         for entries in batches:
             for entry_id, fields in entries:
                 if fields:
-                    self.apply(fields[b"game"].decode())
+                    game_id = fields[b"game"].decode()
+                    try:
+                        self.apply(game_id)
+                    except redis.ConnectionError:
+                        raise
+                    except Exception:
+                        # One game that cannot be folded must not stop the models of all the
+                        # others: its entry stays pending and is claimed again once idle.
+                        log.exception("projector could not apply game %s; it will be retried", game_id)
+                        continue
                 r.xack(self.feed, GROUP, entry_id)
                 handled += 1
         return handled
@@ -72,7 +81,7 @@ class Projector:
         while not should_stop():
             try:
                 self.step()
-            except redis.ConnectionError:
+            except (redis.ConnectionError, redis.TimeoutError):
                 log.warning("projector lost Redis; retrying")
                 time.sleep(1)
 
@@ -86,7 +95,12 @@ class Projector:
         self.models.clear()
         ids = list(self.platform.store.game_ids())
         for done, game_id in enumerate(ids, start=1):
-            self.apply(game_id)
+            try:
+                self.apply(game_id)
+            except redis.ConnectionError:
+                raise
+            except Exception:  # as in ``step``: one bad game does not stop the others
+                log.exception("rebuild could not apply game %s; skipped", game_id)
             if progress:
                 progress(done, len(ids))
         return len(ids)
