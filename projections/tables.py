@@ -26,7 +26,7 @@ class Tables:
 
     def load(self, game_id: str) -> Table | None:
         """The table at the log's last version, or None for an unknown game."""
-        start = self._cached(game_id)
+        start = self.cached(game_id)
         if start is None:
             start = self.snapshots.get(game_id)
         after = 0 if start is None else start.version
@@ -39,7 +39,7 @@ class Tables:
 
     def at(self, game_id: str, version: int) -> Table | None:
         """The table as it was right after ``version``."""
-        start = self._cached(game_id)
+        start = self.cached(game_id)
         if start is None or start.version > version:
             start = self.snapshots.get(game_id)
         if start is not None and start.version > version:
@@ -89,7 +89,8 @@ class Tables:
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
 
-    def _cached(self, game_id: str) -> Table | None:
+    def cached(self, game_id: str) -> Table | None:
+        """The newest table of this game that this process has seen (it may be behind the log)."""
         with self._lock:
             return self._cache.get(game_id)
 

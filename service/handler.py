@@ -44,9 +44,14 @@ class Scheduler(Protocol):
 class Vault:
     """What never goes in the log: each game's seed and the hashes of seat tokens."""
 
+    SEEDS_KEPT = 4096
+
     def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
         self.redis = client
         self.prefix = prefix
+        # A game's seed never changes once set, so each process keeps the ones it used
+        # and an action pays no round trip for it.
+        self._seeds: dict[str, str] = {}
 
     def _key(self, game_id: str, part: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{part}"
@@ -55,26 +60,36 @@ class Vault:
         self.redis.set(self._key(game_id, "seed"), seed)
 
     def seed(self, game_id: str) -> str:
+        known = self._seeds.get(game_id)
+        if known is not None:
+            return known
         value = self.redis.get(self._key(game_id, "seed"))
         if value is None:
             raise LookupError(f"game {game_id} has no seed")
+        if len(self._seeds) >= self.SEEDS_KEPT:
+            self._seeds.clear()
+        self._seeds[game_id] = value.decode()
         return value.decode()
 
-    def _token_key(self, token: str) -> str:
+    def token_key(self, token: str) -> str:
         return f"{self.prefix}:token:{token_hash(token)}"
 
     def issue_token(self, game_id: str, seat: int) -> str:
         """A new 256-bit token for ``seat``; only its SHA-256 is stored."""
         token = secrets.token_urlsafe(32)
         pipe = self.redis.pipeline()
-        pipe.set(self._token_key(token), f"{game_id}:{seat}")
+        pipe.set(self.token_key(token), f"{game_id}:{seat}")
         pipe.hset(self._key(game_id, "tokens"), token_hash(token), seat)
         pipe.execute()
         return token
 
     def owner(self, token: str) -> tuple[str, int] | None:
         """The game and seat a token acts for, or None for an unknown token."""
-        value = self.redis.get(self._token_key(token))
+        return self.owner_of(self.redis.get(self.token_key(token)))
+
+    @staticmethod
+    def owner_of(value: bytes | None) -> tuple[str, int] | None:
+        """The game and seat stored under a token's key (``token_key``), if any."""
         if value is None:
             return None
         game_id, seat = value.decode().rsplit(":", 1)
@@ -290,11 +305,40 @@ class Handler:
         command_id: str | None = None,
         actor: str = "human",
     ) -> Acted:
-        table = self.load(game_id)
-        if command_id is not None:
-            earlier = self.store.command_result(game_id, command_id)
-            if earlier is not None:
-                return self._replayed(table, earlier.first_version, earlier.last_version)
+        cached = self.tables.cached(game_id)
+        # The table this process last saw at the client's version is the game at that
+        # version, so it is decided on without reading the log: when the log has moved on
+        # since, the append is refused and the client's version is the stale one.
+        table = cached if cached is not None and cached.version == expected_version else self.load(game_id)
+        try:
+            events = self._decided(table, seat, action, expected_version, actor)
+        except CommandError:
+            if command_id is not None:
+                earlier = self.store.command_result(game_id, command_id)
+                if earlier is not None:  # a retry of a command that was carried out
+                    return self._replayed(table, earlier.first_version, earlier.last_version)
+            if table is not cached:
+                raise
+            table = self.load(game_id)  # a refusal is given on the log's latest version
+            events = self._decided(table, seat, action, expected_version, actor)
+        try:
+            result = self.store.append(game_id, events, table.version, command_id, prev_hash=table.head_hash)
+        except VersionConflict as conflict:  # (a command seen before is answered as a duplicate)
+            raise CommandError(
+                "stale_version",
+                f"Someone acted first: the game is at version {conflict.current}; reload and try again.",
+                version=conflict.current,
+            ) from None
+        if result.duplicate:
+            return self._replayed(table, result.first_version, result.last_version)
+        new = self.tables.advance(table, list(result.envelopes))
+        self._scheduled(new)
+        return Acted(new, result.envelopes)
+
+    def _decided(
+        self, table: Table, seat: int, action: Mapping[str, Any], expected_version: int, actor: str
+    ) -> list[NewEvent]:
+        """The events of ``action`` by ``seat`` on ``table``, or the refusal."""
         if table.status == "finished":
             raise CommandError("game_over", "The game is over.", version=table.version)
         if table.status == "open":
@@ -310,7 +354,7 @@ class Handler:
             raise CommandError("not_your_turn", f"Seat {seat} may not act now.", to_act=sorted(table.to_act()))
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise CommandError("illegal_action", "An action is a JSON object with a 'type'.")
-        rng = derive_rng(self.vault.seed(game_id), table.version + 1)
+        rng = derive_rng(self.vault.seed(table.game_id), table.version + 1)
         try:
             decided = game.decide(table.state, seat, dict(action), rng)
         except IllegalAction as error:
@@ -320,19 +364,7 @@ class Handler:
         events = [NewEvent("ActionTaken", {"action": dict(action)}, seat, actor)]
         events += [_new(e, actor) for e in decided]
         events += self._ending(game, table, decided)
-        try:
-            result = self.store.append(game_id, events, table.version, command_id, prev_hash=table.head_hash)
-        except VersionConflict as conflict:
-            raise CommandError(
-                "stale_version",
-                f"Someone acted first: the game is at version {conflict.current}; reload and try again.",
-                version=conflict.current,
-            ) from None
-        if result.duplicate:
-            return self._replayed(table, result.first_version, result.last_version)
-        new = self.tables.advance(table, list(result.envelopes))
-        self._scheduled(new)
-        return Acted(new, result.envelopes)
+        return events
 
     def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
         """Append platform events (undo, expiry) after ``table``'s version."""

@@ -93,7 +93,8 @@ def caller_seat(game_id: str) -> int | None:
     token = bearer()
     seat = None
     if token is not None:
-        owner = platform().vault.owner(token)
+        fetched = g.get("token_owner")  # read by the rate limiter in its round trip
+        owner = fetched[1] if fetched is not None and fetched[0] == token else platform().vault.owner(token)
         if owner is None:
             raise CommandError("unauthorized", "That token is unknown or was revoked.")
         if owner[0] != game_id:
@@ -109,7 +110,8 @@ _OVER_LIMIT: dict[str, float] = {}
 
 
 def rate_limit() -> None:
-    """Fixed one-window counters per address and per token, in Redis."""
+    """Fixed one-window counters per address and per token, in Redis. The same round
+    trip reads whom a bearer token acts for, which ``caller_seat`` then uses."""
     config = platform().config
     window = config.rate_window_seconds
     header = request.headers.get("Authorization", "")
@@ -125,7 +127,13 @@ def rate_limit() -> None:
         pipe.set(token_key, 0, ex=window, nx=True)
         pipe.incr(token_key)
         pipe.pttl(token_key)
+    scheme, _, token = header.partition(" ")
+    token = token.strip() if scheme.lower() == "bearer" else ""
+    if token:
+        pipe.get(platform().vault.token_key(token))
     counts = pipe.execute()
+    if token:
+        g.token_owner = (token, platform().vault.owner_of(counts[-1]))
     token_over = token_key is not None and counts[3] > config.rate_per_token
     if token_over and token_key is not None:
         if len(_OVER_LIMIT) > 10_000:
