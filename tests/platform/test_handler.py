@@ -157,3 +157,21 @@ def test_concurrent_creates_with_one_key_make_one_game_and_all_get_its_tokens(h:
     assert len(results) == 8 and len(set(game for game, _ in results)) == 1
     assert all(tokens == results[0][1] and set(tokens) == {0, 1} for _, tokens in results)
     assert len(list(h.store.game_ids())) == 1
+
+
+def test_a_process_whose_cached_table_is_behind_the_log_answers_stale_and_appends_nothing(h: Handler) -> None:
+    # Two API processes share the log; each keeps its own tables.
+    other = Handler(h.store, Tables(h.store, h.tables.snapshots), h.vault)
+    table = h.create_game("tiny", TWO).table
+    gid, v = table.game_id, table.version
+    assert other.load(gid).version == v  # the other process has seen version v
+    h.act(gid, 0, {"type": "add", "amount": 1}, v)
+    late = error_of(lambda: other.act(gid, 0, {"type": "add", "amount": 2}, v))
+    assert (late.code, late.extra["version"]) == ("stale_version", v + 2)
+    wrong_turn = error_of(lambda: other.act(gid, 0, {"type": "add", "amount": 1}, v))
+    assert wrong_turn.code == "stale_version", "a refusal is judged on the latest version"
+    assert h.store.last_version(gid) == v + 2
+    retried = other.act(gid, 1, {"type": "draw"}, v + 2, "k")
+    again = h.act(gid, 1, {"type": "draw"}, v + 2, "k")
+    assert again.duplicate and [e.hash for e in again.envelopes] == [e.hash for e in retried.envelopes]
+    assert h.store.last_version(gid) == retried.version
