@@ -16,7 +16,7 @@ from service.config import Config
 from service.errors import CommandError
 from service.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
-from workers.projector import Projector
+from workers.projector import GROUP, Projector
 from workers.scheduling import InlineBots
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
@@ -57,42 +57,67 @@ def load(platform: Platform, stop: threading.Event, counts: dict[str, int]) -> N
         time.sleep(0.002)
 
 
-def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(tmp_path: Path) -> None:
-    server = RedisServer(tmp_path / "redis")
-    server.start()
+def group_info(platform: Platform) -> dict[str, int]:
+    """The projector group's entries read so far and entries handed out but not acked."""
+    if not platform.redis.exists(platform.store.feed_key):
+        return {"read": 0, "pending": 0}
+    for group in platform.redis.xinfo_groups(platform.store.feed_key):
+        if group["name"].decode() == GROUP:
+            return {"read": int(group.get("entries-read") or 0), "pending": int(group["pending"])}
+    return {"read": 0, "pending": 0}
+
+
+def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(own_redis: RedisServer, tmp_path: Path) -> None:
     prefix = "proj"
-    platform = Platform(Config(redis_url=server.url, prefix=prefix), server.client())
+    platform = Platform(Config(redis_url=own_redis.url, prefix=prefix), own_redis.client())
     platform.handler.scheduler = InlineBots(platform)
-    env = service_env(server.url, prefix)
+    env = service_env(own_redis.url, prefix)
     stop = threading.Event()
     counts = {"commands": 0}
     loader = threading.Thread(target=load, args=(platform, stop, counts), daemon=True)
     rng = random.Random(6)
     started = time.monotonic()
-    feed_at_kill = []
+    feed_at_kill, read_at_kill, pending_at_kill = [], [], []
     try:
         loader.start()
         for index in range(KILLS):
+            read_before = group_info(platform)["read"]
             projector = Service(["projector"], env, tmp_path / f"projector-{index}.log").start()
-            time.sleep(rng.uniform(0.4, 1.2))
-            feed_at_kill.append(platform.redis.xlen(platform.store.feed_key))
-            projector.kill9()
+            try:
+                # Killed only once it is consuming the feed, at a random moment after that.
+                wait_for(
+                    lambda: group_info(platform)["read"] > read_before or not projector.alive(),  # noqa: B023
+                    60,
+                    0.02,
+                    "the projector reading the feed",
+                )
+                time.sleep(rng.uniform(0.1, 0.8))
+                assert projector.alive(), f"the projector died by itself: {projector.log()}"
+                info = group_info(platform)
+                feed_at_kill.append(platform.redis.xlen(platform.store.feed_key))
+                read_at_kill.append(info["read"] - read_before)
+                pending_at_kill.append(info["pending"])
+            finally:
+                projector.kill9()
         stop.set()
         loader.join(timeout=60)
         assert not loader.is_alive(), "the load did not stop"
         for kind in KINDS:  # news for the restarted projector, whatever its predecessors finished
             platform.handler.create_game(kind, [{"name": "ann"}] * (3 if kind == "dragon-fortress" else 2))
-        pending = Projector(platform).caught_up()
+        caught_up_before = Projector(platform).caught_up()
         final = Service(["projector"], env, tmp_path / "projector-final.log").start()
         try:
             checker = Projector(platform)
             caught_up_in = time.monotonic()
-            wait_for(checker.caught_up, 60, 0.1, "the restarted projector catching up")
+            wait_for(checker.caught_up, 120, 0.1, "the restarted projector catching up")
             caught_up_in = time.monotonic() - caught_up_in
         finally:
             final.stop()
     finally:
         stop.set()
+    # Every projector process was one consumer (named after the host): each restarted one
+    # first finished the entries its killed predecessor had been handed.
+    consumers = [c["name"].decode() for c in platform.redis.xinfo_consumers(platform.store.feed_key, GROUP)]
     models = ReadModels(platform.redis, prefix)
     live = models.snapshot()
     games = Projector(platform).rebuild()
@@ -113,14 +138,15 @@ def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(tmp_path:
                     details.append((key, field, fields))
     stats = {kind: s["finished"] for kind, s in models.stats().items()}
     print(
-        f"projector crash: {KILLS} kill -9 of the projector in {time.monotonic() - started:.1f} s "
-        f"({counts['commands']} commands; feed length at each kill {feed_at_kill}); caught up before the "
-        f"restart: {pending}; the restarted projector caught up in {caught_up_in:.1f} s; {games} games, finished "
-        f"per kind {stats}; read models differing from a rebuild from zero: {len(differing)}"
+        f"projector crash: {len(feed_at_kill)} kill -9 of the projector in {time.monotonic() - started:.1f} s "
+        f"({counts['commands']} commands; feed length at each kill {feed_at_kill}; entries each projector read "
+        f"before its kill {read_at_kill}; entries handed out and not acked at each kill {pending_at_kill}); "
+        f"caught up before the restart: {caught_up_before}; the restarted projector caught up in {caught_up_in:.1f} s; "
+        f"consumers {consumers}; {games} games, finished per kind {stats}; "
+        f"read models differing from a rebuild from zero: {len(differing)}"
     )
-    server.stop()
+    assert len(feed_at_kill) == KILLS and all(n > 0 for n in read_at_kill)
     assert feed_at_kill[-1] > feed_at_kill[0], "the feed did not stream while the projector was killed"
-    assert not pending and not differing, details or differing
-    # A restarted projector resumes what its killed predecessor was handed at once, rather
-    # than after the 30 s idle time at which another consumer would claim it.
-    assert caught_up_in < 20
+    assert not caught_up_before, "nothing was left for the restarted projector to do"
+    assert len(consumers) == 1
+    assert not differing, details or differing

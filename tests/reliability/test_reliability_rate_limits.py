@@ -78,10 +78,10 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     results.put((answers, time.monotonic() - started))
 
 
-def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(tmp_path: Path) -> None:
-    server = RedisServer(tmp_path / "redis")
-    server.start()
-    env = service_env(server.url, "rate", TABLESTREAM_RATE_PER_TOKEN=str(LIMIT))
+def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
+    own_redis: RedisServer, tmp_path: Path
+) -> None:
+    env = service_env(own_redis.url, "rate", TABLESTREAM_RATE_PER_TOKEN=str(LIMIT))
     api = Api(env, tmp_path / "api.log").start()
     try:
         game = requests.post(
@@ -97,13 +97,18 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(tmp_pa
             # quiet client's interpreter lock and slow the measurement, not the server.
             context = multiprocessing.get_context("spawn")
             orders, results = context.Queue(), context.Queue()
-            noisy_process = context.Process(target=burst, args=(url, noisy, orders, results))
+            noisy_process = context.Process(target=burst, args=(url, noisy, orders, results), daemon=True)
             noisy_process.start()
-            assert results.get(timeout=60) == "started"
-            loaded, quiet_statuses = quiet_latencies(url, quiet)
-            orders.put("stop")
-            answers, seconds = results.get(timeout=60)
-            noisy_process.join(timeout=30)
+            try:
+                assert results.get(timeout=60) == "started"
+                loaded, quiet_statuses = quiet_latencies(url, quiet)
+                orders.put("stop")
+                answers, seconds = results.get(timeout=60)
+                noisy_process.join(timeout=30)
+            finally:
+                if noisy_process.is_alive():
+                    noisy_process.kill()
+                    noisy_process.join(timeout=10)
             refused = [a for a in answers if a[0] == 429]
             accepted = [a for a in answers if a[0] == 200]
             rounds.append(
@@ -130,7 +135,6 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(tmp_pa
                 break
     finally:
         api.stop()
-        server.stop()
     for number, figures in enumerate(rounds, 1):
         print(f"rate limits, round {number}: {figures}")
     last = rounds[-1]

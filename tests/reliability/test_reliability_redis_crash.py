@@ -98,9 +98,10 @@ class Player:
                 assert answer.status_code == 409, answer.text
 
 
-def test_kill_9_redis_twenty_times_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
-    server = RedisServer(tmp_path / "redis")
-    server.start()
+def test_kill_9_redis_twenty_times_under_load_loses_no_acknowledged_action(
+    own_redis: RedisServer, tmp_path: Path
+) -> None:
+    server = own_redis
     prefix = "crash"
     api = Api(service_env(server.url, prefix), tmp_path / "api.log").start()
     players = [Player(api.base, KINDS[i % len(KINDS)], i) for i in range(CLIENTS)]
@@ -171,6 +172,5 @@ def test_kill_9_redis_twenty_times_under_load_loses_no_acknowledged_action(tmp_p
         f"redis crash: acknowledged actions missing from the log: {len(missing)}; games {len(games)}, "
         f"chains broken {len(broken)}, games that do not fold or audit {len(unfolded)}"
     )
-    server.stop()
     assert not missing, missing[:5]
     assert not broken and not unfolded, (broken, unfolded)
