@@ -11,6 +11,7 @@ from typing import Any
 
 from events.envelope import Envelope, verify_chain
 from events.store import VersionConflict
+from games.codec import decode
 from projections.audit import AuditReport, audit_entries
 from projections.table import Table, evolve
 from projections.views import board, event_for
@@ -84,7 +85,41 @@ def audit_game(platform: Platform, game_id: str, progress: Progress | None = Non
     platform.handler.load(game_id)
     entries = platform.store.read_raw(game_id)
     snapshot = platform.snapshots.get(game_id)
-    return audit_entries(game_id, entries, seed=platform.vault.seed(game_id), snapshot=snapshot, progress=progress)
+    report = audit_entries(game_id, entries, seed=platform.vault.seed(game_id), snapshot=snapshot, progress=progress)
+    first = Envelope.decode(entries[0][1])
+    if first.type == "ForkedFrom" and report.checks.get("hash_chain", "").startswith("ok"):
+        _audit_fork_origin(platform, first, report)
+    return report
+
+
+def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport) -> None:
+    """A fork names the event it starts after by its hash; when that game is on this
+    server, check the hash, and that an exact fork starts from that game's state then."""
+    parent, at = forked.data["game"], forked.data["version"]
+    origin = platform.store.read(parent, after=at - 1, limit=1)
+    problem = None
+    if not origin:
+        report.checks["fork"] = f"not checked: game {parent} is not on this server"
+        return
+    if origin[0].hash != forked.data["hash"]:
+        problem = f"ForkedFrom names a hash that game {parent} does not have at version {at}"
+    else:
+        past = platform.tables.at(parent, at)
+        state = decode(forked.data["state"])
+        if past is None or past.state is None:
+            problem = f"game {parent} had no state at version {at}"
+        elif forked.data.get("exact") and past.state != state:
+            problem = f"the exact fork does not start from the state of game {parent} at version {at}"
+        elif not forked.data.get("exact"):
+            seat = forked.data["from_seat"]
+            if past.game.view(state, seat) != past.game.view(past.state, seat):
+                problem = f"the fork does not show seat {seat} what it saw of game {parent} at version {at}"
+    if problem is None:
+        report.checks["fork"] = f"ok: forks game {parent} after version {at}, whose hash it names"
+        return
+    report.checks["fork"] = problem
+    # Version 1 comes before any other failure the audit may have found.
+    report.ok, report.first_bad_version, report.reason = False, 1, problem
 
 
 def export_lines(platform: Platform, game_id: str) -> Iterator[str]:

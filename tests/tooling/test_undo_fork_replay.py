@@ -299,3 +299,41 @@ def test_a_fork_can_seat_bots_and_they_play_it(platform: Platform) -> None:
     bot_turns = [e for e in h.store.read(fork.table.game_id) if e.type == "ActionTaken" and e.seat == 1]
     assert bot_turns and bot_turns[0].actor == "bot"
     assert after.status == "finished" or 0 in platform.handler.load(fork.table.game_id).to_act()
+
+
+def _forged(platform: Platform, fork_id: str, change) -> str:  # type: ignore[no-untyped-def]
+    """The fork's log with its ForkedFrom changed and the chain rebuilt, stored as a new game."""
+    from tests.tooling.test_audit import rechain
+
+    forged_id = f"{fork_id}-{change.__name__}"
+    platform.store.import_raw(forged_id, rechain(platform.store.read_raw(fork_id), 1, change))
+    platform.vault.set_seed(forged_id, platform.vault.seed(fork_id))
+    return forged_id
+
+
+def test_an_audit_checks_where_a_fork_comes_from(platform: Platform) -> None:
+    from service.tooling import audit_game
+
+    h = platform.handler
+    finished = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))
+    exact = h.fork(finished.game_id, finished.version - 6, None).table.game_id
+    in_play = play(platform, h.create_game("tiny", humans(2)).table, random.Random(4), 2)
+    redealt = h.fork(in_play.game_id, in_play.version, 0).table.game_id
+    for fork_id in (exact, redealt):
+        report = audit_game(platform, fork_id)
+        assert report.ok and report.checks["fork"].startswith("ok"), report.as_json()
+
+    # Given a fork whose ForkedFrom names another hash, or (exact) another state, or (re-dealt)
+    # shows the forking seat something else, when audited, then it fails at version 1.
+    def other_hash(raw: dict) -> dict:
+        return {**raw, "data": {**raw["data"], "hash": "f" * 64}}
+
+    def other_count(raw: dict) -> dict:
+        state = json.loads(json.dumps(raw["data"]["state"]).replace('"count": ', '"count": 1', 1))
+        return {**raw, "data": {**raw["data"], "state": state}}
+
+    for fork_id, change, words in (
+        (exact, other_hash, "hash"), (exact, other_count, "state"), (redealt, other_count, "saw"),
+    ):
+        report = audit_game(platform, _forged(platform, fork_id, change))
+        assert not report.ok and report.first_bad_version == 1 and words in (report.reason or ""), report.as_json()
