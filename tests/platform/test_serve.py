@@ -72,7 +72,9 @@ def test_serve_embedded_answers_health_and_keeps_data_across_restart(tmp_path: P
 
     server = start(data_dir, port)
     try:
-        wait_healthy(base, server, 15)
+        health, _ = wait_healthy(base, server, 15)
+        assert health["redis"]["version"], "healthz names the Redis version"
+        assert health["store"]["last_write"]["game"] == game["id"], "and the store's last write, kept on disk"
         again = requests.get(f"{base}/v1/games/{game['id']}", timeout=5)
         assert again.status_code == 200
         assert again.json()["version"] == game["version"]
