@@ -188,7 +188,7 @@ def _material(state: State, seat: int) -> float:
         + 2.2 * sum(len(pile) for pile in side.forts)
         + power
         + shields
-        + 1.0 * len(side.hand)
+        + 1.0 * (len(side.hand) + len(side.lifted))  # a broken barrier is its owner's card (hand or Fort Burst)
         + 0.8 * len(side.resources)
     )
 
