@@ -98,7 +98,7 @@ class Table:
             "version": self.version,
             "status": self.status,
             "seats": [{"seat": i, **s.as_json()} for i, s in enumerate(self.seats)],
-            "options": dict(self.options),
+            "options": public_options(self.game, self.options, self.status == "finished"),
             "fair_deal": self.fair_deal,
             "seed_commitment": self.seed_commitment,
             "seed": self.seed,
@@ -109,6 +109,18 @@ class Table:
             "forked_from": self.forked_from,
             "turn_seconds": self.turn_seconds,
         }
+
+
+HIDDEN_OPTION = "hidden until the game ends"
+
+
+def public_options(game: Game, options: Mapping[str, Any], finished: bool) -> dict[str, Any]:
+    """The options as anyone may see them. An option that fixed the cards (a tutorial or
+    scenario deck) would show their order, so its value is hidden until the game ends;
+    ``fair_deal`` already says that one was set."""
+    if finished:
+        return dict(options)
+    return {name: value if game.fair_deal({name: value}) else HIDDEN_OPTION for name, value in options.items()}
 
 
 PastLookup = Callable[[int], "Table"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from events.envelope import Envelope
 from games.base import GameEvent
-from projections.table import PLATFORM_EVENTS, Table
+from projections.table import PLATFORM_EVENTS, Table, public_options
 
 
 def board(table: Table, seat: int | None) -> dict[str, Any]:
@@ -29,6 +29,9 @@ def event_for(table: Table, envelope: Envelope, seat: int | None) -> dict[str, A
                 data = {}
         elif envelope.type == "ForkedFrom":
             data = {k: v for k, v in envelope.data.items() if k != "state"}
+            data["options"] = public_options(table.game, envelope.data["options"], finished=False)
+        elif envelope.type == "GameCreated":
+            data = {**envelope.data, "options": public_options(table.game, envelope.data["options"], finished=False)}
         elif envelope.type not in PLATFORM_EVENTS:
             event = GameEvent(envelope.type, envelope.data, envelope.seat)
             data = table.game.redact(event, seat).data

@@ -296,3 +296,37 @@ def test_the_games_list_pages_summaries_by_status_and_kind(client: FlaskClient, 
     assert listed("kind=no-such-kind") == {"games": [], "total": 0, "offset": 0, "limit": 50}
     assert listed("")["total"] == 5
     assert problem_of(client.get("/v1/games?status=lost"))["code"] == "invalid_request"
+
+
+def test_a_fixed_deal_is_flagged_but_its_card_order_stays_hidden_until_the_end(client: FlaskClient) -> None:
+    """Given a fortress-siege game created with explicit Fortress orders (a tutorial deal),
+    when anyone reads it before the end, then the summary says the deal is not fair but no
+    response names the orders: "Fortress order is secret" holds for fixed deals too."""
+    from games.fortress_siege.game import deck_ids
+    from projections.table import HIDDEN_OPTION
+
+    decks = [list(deck_ids(seat)) for seat in range(2)]
+    for deck in decks:
+        deck[:-1] = sorted(deck[:-1])  # an order no shuffle would give, Tombstone kept last
+    created = client.post(
+        "/v1/games",
+        json={"kind": "fortress-siege", "players": [{"name": "ann"}, {"name": "bob"}], "options": {"decks": decks}},
+    )
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    assert game["fair_deal"] is False and game["options"]["decks"] == HIDDEN_OPTION
+    ann = bearer(game["seats"][0]["token"])
+    responses = [
+        created,
+        client.get(f"/v1/games/{game['id']}"),
+        client.get(f"/v1/games/{game['id']}", headers=ann),
+        client.get(f"/v1/games/{game['id']}/events", headers=ann),
+        client.get(f"/v1/games/{game['id']}/events"),
+        client.get("/v1/games?status=active"),
+    ]
+    bobs_order = json.dumps(decks[1][:8], separators=(",", ":"))
+    for response in responses:
+        assert response.status_code == 200 or response is created
+        text = response.get_data(as_text=True)
+        assert "decks" not in text or HIDDEN_OPTION in text
+        assert bobs_order not in text and json.dumps(decks[1][:8]) not in text
