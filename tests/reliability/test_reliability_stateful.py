@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from events.envelope import verify_chain
+from games.base import GameEvent
 from projections.audit import audit_entries
 from projections.read_models import ReadModels
+from projections.table import PLATFORM_EVENTS
 from service.config import Config
 from service.errors import CommandError
 from service.platform import Platform
@@ -29,7 +31,17 @@ from workers.scheduling import InlineBots
 
 pytestmark = pytest.mark.timeout(300)
 
-FIGURES = {"machines": 0, "steps": 0, "commands": 0, "refused": 0, "retries": 0, "undos": 0, "forks": 0, "rebuilds": 0}
+FIGURES = {
+    "machines": 0,
+    "steps": 0,
+    "commands": 0,
+    "refused": 0,
+    "retries": 0,
+    "undos": 0,
+    "rewinds": 0,
+    "forks": 0,
+    "rebuilds": 0,
+}
 
 
 @dataclass
@@ -82,9 +94,10 @@ class StoreAndHandler(RuleBasedStateMachine):
         FIGURES["commands"] += 1
 
     @precondition(lambda self: self.games)
-    @rule(pick=st.integers(0, 10**6), keyed=st.lists(st.booleans(), min_size=1, max_size=8))
-    def act(self, pick: int, keyed: list[bool]) -> None:
-        """A few legal actions in a row, some sent with an idempotency key."""
+    @rule(pick=st.integers(0, 10**6), keyed=st.lists(st.booleans(), min_size=1, max_size=8), gentle=st.booleans())
+    def act(self, pick: int, keyed: list[bool], gentle: bool) -> None:
+        """A few legal actions in a row, some sent with an idempotency key; ``gentle``
+        ones draw and reveal nothing where they can, so that they may be undone."""
         game = self.games[pick % len(self.games)]
         rng = random.Random(pick)
         for with_key in keyed:
@@ -92,7 +105,10 @@ class StoreAndHandler(RuleBasedStateMachine):
             if table.status != "active":
                 return
             seat = rng.choice(sorted(table.to_act()))
-            action = rng.choice(table.game.legal_actions(table.state, seat))
+            legal = table.game.legal_actions(table.state, seat)
+            if gentle:
+                legal = [a for a in legal if self.reversible(table, seat, a, rng)] or legal
+            action = rng.choice(legal)
             key = self.new_key() if with_key else None
             acted = self.platform.handler.act(game, seat, action, table.version, command_id=key)
             assert not acted.duplicate and acted.envelopes[0].version == table.version + 1
@@ -139,26 +155,43 @@ class StoreAndHandler(RuleBasedStateMachine):
         assert self.lengths() == before, "a retry appended events"
         FIGURES["retries"] += 1
 
+    @staticmethod
+    def reversible(table: Any, seat: int, action: dict[str, Any], rng: random.Random) -> bool:
+        events = table.game.decide(table.state, seat, action, random.Random(rng.random()))
+        return not any(table.game.irreversible(e) for e in events)
+
+    def undoable(self, game: str, table: Any) -> list[int]:
+        """The versions an undo may return to, latest first: before each of the last
+        commands, back to the first that drew or revealed something."""
+        out: list[int] = []
+        for envelope in reversed(self.platform.store.read(game, after=max(0, table.version - 40))):
+            if envelope.type == "ActionTaken":
+                out.append(envelope.version - 1)
+            elif envelope.type not in PLATFORM_EVENTS and table.game.irreversible(
+                GameEvent(envelope.type, envelope.data, envelope.seat)
+            ):
+                break
+        return [v for v in out if v >= 1]
+
     @precondition(lambda self: self.games)
     @rule(pick=st.integers(0, 10**6), back=st.integers(1, 8))
     def request_undo(self, pick: int, back: int) -> None:
         game = self.games[pick % len(self.games)]
         table = self.platform.handler.load(game)
         humans = [i for i, s in enumerate(table.seats) if not s.bot]
-        # Mostly a version between two commands (an undo may only go there), sometimes any.
-        starts = [
-            e.version - 1
-            for e in self.platform.store.read(game, after=max(0, table.version - 12))
-            if e.type == "ActionTaken"
-        ]
-        to_version = starts[-min(back, len(starts))] if starts and back < 7 else max(1, table.version - back)
+        # Mostly a version an undo may go to, sometimes any (refused unless it happens to be).
+        targets = self.undoable(game, table)
+        to_version = targets[min(back, len(targets)) - 1] if targets and back < 7 else max(1, table.version - back)
         before = self.lengths()
         try:
-            self.platform.handler.request_undo(game, humans[pick % len(humans)], to_version, datetime.now(UTC), 120)
+            acted = self.platform.handler.request_undo(
+                game, humans[pick % len(humans)], to_version, datetime.now(UTC), 120
+            )
         except CommandError:
             self.refused(before)
         else:
             FIGURES["undos"] += 1
+            FIGURES["rewinds"] += any(e.type == "Rewound" for e in acted.envelopes)
 
     @precondition(lambda self: self.games)
     @rule(pick=st.integers(0, 10**6), accept=st.booleans())
@@ -172,11 +205,12 @@ class StoreAndHandler(RuleBasedStateMachine):
             return
         before = self.lengths()
         try:
-            self.platform.handler.answer_undo(game, waiting[0], table.undo.id, accept, datetime.now(UTC))
+            acted = self.platform.handler.answer_undo(game, waiting[0], table.undo.id, accept, datetime.now(UTC))
         except CommandError:
             self.refused(before)
         else:
             FIGURES["undos"] += 1
+            FIGURES["rewinds"] += any(e.type == "Rewound" for e in acted.envelopes)
 
     @precondition(lambda self: self.games and len(self.games) < 12)
     @rule(pick=st.integers(0, 10**6))
@@ -232,7 +266,7 @@ def test_random_interleavings_keep_every_invariant() -> None:
     run_state_machine_as_test(
         StoreAndHandler,
         settings=settings(
-            max_examples=50,
+            max_examples=150,
             stateful_step_count=30,
             deadline=None,
             database=None,
@@ -240,4 +274,4 @@ def test_random_interleavings_keep_every_invariant() -> None:
         ),
     )
     print(f"stateful: {FIGURES}")
-    assert FIGURES["retries"] and FIGURES["refused"] and FIGURES["rebuilds"]
+    assert all(FIGURES[k] for k in ("retries", "refused", "undos", "rewinds", "forks", "rebuilds")), FIGURES
