@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 LIMIT = 20  # requests per second per token
 BURST = 10 * LIMIT
+SENDERS = 8  # threads of the noisy client: enough that a slow answer does not hold the rate back
 SAMPLES = 120  # the p99 is then the second slowest, not the slowest
 PACE = 1 / 12  # the quiet token stays well under its limit
 ROUNDS = 3  # the machine is shared: a round whose baseline or load was disturbed is measured again
@@ -45,7 +46,7 @@ def quiet_latencies(url: str, token: str, stop: threading.Event | None = None) -
 
 
 def burst(url: str, token: str, orders: Any, results: Any) -> None:
-    """Send BURST requests a second under ``token`` from four threads until ``orders``
+    """Send BURST requests a second under ``token`` from SENDERS threads until ``orders``
     says stop; put back every answer's status and Retry-After, and the seconds sent for."""
     # On this one machine the noisy client's own CPU would compete with the server it
     # floods; a real noisy client runs elsewhere, so here it yields the CPU first.
@@ -57,7 +58,7 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     def send() -> None:
         session = requests.Session()
         session.headers["Authorization"] = f"Bearer {token}"
-        gap = 4 / BURST  # four threads: BURST requests a second in all, each on its own schedule
+        gap = SENDERS / BURST  # BURST requests a second in all, each thread on its own schedule
         due = time.monotonic()
         while not stop.is_set():
             response = session.get(url, timeout=10)
@@ -66,7 +67,7 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
             due += gap
             time.sleep(max(0.0, due - time.monotonic()))
 
-    threads = [threading.Thread(target=send, daemon=True) for _ in range(4)]
+    threads = [threading.Thread(target=send, daemon=True) for _ in range(SENDERS)]
     for thread in threads:
         thread.start()
     started = time.monotonic()
