@@ -381,6 +381,7 @@ export async function showTable(root, gameId, params) {
     await load();
     if (!game) return;
     try { addEvents(await allEvents(gameId, token())); } catch (e) { toast(e.message, "error"); }
+    renderSide(); // the undo panel reads the log, which the first drawing did not have yet
     const after = events.length ? events.at(-1).version : 0;
     stream = streamEvents(gameId, {
       token: token(), after,

@@ -35,7 +35,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (data / "serve.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -91,9 +95,16 @@ def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterat
     trail: list[str] = []
     page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
     page.on("requestfailed", lambda req: trail.append(f"failed {req.method} {req.url}: {req.failure}"))
-    page.on("response", lambda res: "/v1/" in res.url and trail.append(
-        f"{res.status} {res.request.method} {res.url} etag={res.headers.get('etag')}"))
+    page.on(
+        "response",
+        lambda res: (
+            "/v1/" in res.url
+            and trail.append(f"{res.status} {res.request.method} {res.url} etag={res.headers.get('etag')}")
+        ),
+    )
     page.on("request", lambda req: "/v1/" in req.url and trail.append(f"-> {req.method} {req.url}"))
+    elsewhere: list[str] = []  # no CDN, no external font: every request goes to the service
+    page.on("request", lambda req: req.url.startswith(server) or elsewhere.append(req.url))
     yield page
     if getattr(request.node, "failed_call", False):  # keep what the browser showed
         OUTPUT.mkdir(exist_ok=True)
@@ -106,6 +117,7 @@ def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterat
             pass
     context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not elsewhere, f"requests to other hosts: {elsewhere}"
 
 
 @pytest.fixture(scope="session")

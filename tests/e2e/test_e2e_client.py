@@ -20,8 +20,20 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 # Which of the legal actions the test clicks first, per kind: enough to finish a game
 # in a few dozen clicks. Anything not listed comes after, in the order shown.
 PREFERENCE = {
-    "fortress-siege": ["attack:Fortress", "barrage", "deploy", "armor", "equip", "angel_of_death", "attack",
-                       "done_defending", "draw", "angel_of_life", "discard_character", "discard"],
+    "fortress-siege": [
+        "attack:Fortress",
+        "barrage",
+        "deploy",
+        "armor",
+        "equip",
+        "angel_of_death",
+        "attack",
+        "done_defending",
+        "draw",
+        "angel_of_life",
+        "discard_character",
+        "discard",
+    ],
     "fortress-royals": ["attack", "place", "keep", "keep_dealt", "done", "discard_ace", "pass", "choose_first"],
 }
 
@@ -51,14 +63,15 @@ def version(page: Any) -> int:
     return int(re.search(r"\d+", text).group())  # type: ignore[union-attr]
 
 
-def create_game(page: Any, kind: str, players: int = 2, options: dict[str, str] | None = None) -> str:
+def create_game(page: Any, kind: str, players: int = 2, options: dict[str, str] | None = None, humans: int = 1) -> str:
     page.goto("/")
     page.select_option("#kind", kind)
     page.fill("#players", str(players))
     page.dispatch_event("#players", "change")
-    page.fill('input[name="name-0"]', "Tess")
-    page.select_option('[data-seat-type="0"]', "human")
-    for seat in range(1, players):
+    for seat, name in zip(range(humans), ["Tess", "Uma", "Vic"], strict=False):
+        page.select_option(f'[data-seat-type="{seat}"]', "human")
+        page.fill(f'input[name="name-{seat}"]', name)
+    for seat in range(humans, players):
         page.select_option(f'[data-seat-type="{seat}"]', "bot")
         page.select_option(f'[data-seat-level="{seat}"]', "random")
     for name, value in (options or {}).items():
@@ -190,3 +203,35 @@ def test_lobby_and_table_fit_a_phone(browser: Any, server: str, output: Path) ->
         assert overflow <= 2, f"the lobby is {overflow}px wider than a phone"
     finally:
         context.close()
+
+
+def test_an_undo_asked_by_one_human_is_accepted_by_the_other(page: Any, output: Path) -> None:
+    """Two human seats held in this browser and a bot: Tess stays (it reveals nothing), asks
+    to undo it, and Uma, chosen in "Play as", accepts; the game is rewound."""
+    create_game(page, "dragon-fortress", 3, humans=2)
+    wait_ready(page)
+    page.locator('.actions button.action[data-action-type="stay"]').first.click()
+    page.locator(".log .event.actor-human", has_text="Action taken").first.wait_for(timeout=10_000)
+    page.click("[data-testid=undo]")
+    page.locator(".undo", has_text="asks to undo").wait_for(timeout=10_000)
+    assert page.locator(".undo button", has_text="Accept undo").count() == 0, "the asker cannot answer itself"
+    page.select_option(".seat-switch select", label="Uma")
+    accept = page.locator(".undo button", has_text="Accept undo")
+    accept.wait_for(timeout=10_000)
+    accept.click()
+    page.locator(".log .event", has_text="Rewound").first.wait_for(timeout=10_000)
+    page.screenshot(path=str(output / "undo-accepted.png"), full_page=True)
+
+
+def test_the_actions_are_reached_with_the_tab_key(page: Any) -> None:
+    create_game(page, "fortress-siege", 2)
+    wait_ready(page)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # from the top of the page
+    presses = 0
+    while not page.evaluate("() => document.activeElement.matches('.actions button.action')"):
+        assert presses < 80, "no action button is reachable with Tab"
+        page.keyboard.press("Tab")
+        presses += 1
+    page.keyboard.press("Enter")
+    page.locator(".log .event.actor-human", has_text="Action taken").first.wait_for(timeout=10_000)
+    print(f"\nkeyboard: the first action is {presses} Tab presses from the start of the main content")
