@@ -34,7 +34,9 @@ class TinyGame(GameBase):
     summary = "Add to a counter; reach ten to win."
     min_players = 2
     max_players = 2
-    options = (Option("start", "integer", 0, "The counter's starting value.", minimum=0, maximum=9),)
+    options: tuple[Option, ...] = (
+        Option("start", "integer", 0, "The counter's starting value.", minimum=0, maximum=9),
+    )
     irreversible_types = frozenset({"CardDrawn", "Dealt"})
 
     def setup(self, options: Mapping[str, Any], players: int, rng: random.Random) -> list[GameEvent]:

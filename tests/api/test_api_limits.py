@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 import fakeredis
 from flask.testing import FlaskClient
@@ -108,7 +109,7 @@ def test_the_event_stream_sends_a_heartbeat_while_nothing_happens_then_the_next_
     game = new_tiny(client)
     response = client.get(f"/v1/games/{game['id']}/events/stream",
                           headers={"Last-Event-ID": str(game["version"])}, buffered=False)
-    chunks = iter(response.response)
+    chunks = iter(cast(Iterable[bytes], response.response))
     try:
         assert next(chunks).startswith(b"retry:")
         assert next(chunks) == b": heartbeat\n\n"

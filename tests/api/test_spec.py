@@ -20,7 +20,7 @@ def app_routes(app: Flask) -> set[tuple[str, str]]:
     routes = set()
     for rule in app.url_map.iter_rules():
         path = re.sub(r"<(?:\w+(?:\([^)]*\))?:)?(\w+)>", r"{\1}", rule.rule)
-        for method in rule.methods & METHODS:
+        for method in (rule.methods or set()) & METHODS:
             routes.add((method, path))
     return routes
 

@@ -4,6 +4,7 @@ also after the projector dies between applying and acking."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 import redis
@@ -21,7 +22,9 @@ def platform(real_redis: redis.Redis, prefix: str) -> Platform:
 def play_random(platform: Platform, games: int, seed: int) -> None:
     rng = random.Random(seed)
     for index in range(games):
-        players = [{"name": "ann"}, {"open": True}] if index % 5 == 0 else [{"name": "ann"}, {"bot": "random"}]
+        players: list[dict[str, Any]] = (
+            [{"name": "ann"}, {"open": True}] if index % 5 == 0 else [{"name": "ann"}, {"bot": "random"}]
+        )
         table = platform.handler.create_game("tiny", players).table
         if table.status == "open":
             continue

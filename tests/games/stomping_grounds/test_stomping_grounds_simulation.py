@@ -185,7 +185,7 @@ def test_no_seat_learns_another_hand_or_any_deck_order() -> None:
                 for viewer in viewers:
                     leaked = _named(GAME.redact(event, viewer).data, hidden.from_(viewer, state))
                     assert not leaked, f"game {index}: {event.type} shows seat {viewer} {leaked}"
-            assert state == play.state
+            assert state is not None and state == play.state
             for viewer in viewers:
                 leaked = _named(GAME.view(state, viewer), hidden.from_(viewer, state))
                 assert not leaked, f"game {index}: the view shows seat {viewer} {leaked}"
