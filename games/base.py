@@ -285,7 +285,9 @@ class GameBase:
         return event.type in self.irreversible_types
 
     def evaluate(self, state: State, seat: int) -> float:
-        """Fallback: 1 for a win, 0 for a loss, else the seat's share of the scores."""
+        """Fallback from the outcome alone: a winner's share of the win (1 split among the
+        winners), 0 for a loss, and 0.5 while the game is in play. Every game here overrides
+        it with an evaluation of its own position."""
         result = self.outcome(state)  # type: ignore[attr-defined]
         if result is None:
             return 0.5

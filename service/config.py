@@ -31,6 +31,8 @@ class Config:
     # even where a position is slower than the one its iteration budget was set on.
     bot_seconds: float = 0.6
     inline_jobs: bool = False
+    # The operator's bearer token for maintenance routes (read-model rebuilds); unset: none.
+    admin_token: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -51,6 +53,7 @@ class Config:
             api_workers=_int("TABLESTREAM_API_WORKERS", 2),
             heartbeat_seconds=_int("TABLESTREAM_HEARTBEAT_SECONDS", 15),
             bot_seconds=float(os.environ.get("TABLESTREAM_BOT_SECONDS") or 0.6),
+            admin_token=os.environ.get("TABLESTREAM_ADMIN_TOKEN") or None,
         )
 
     @property

@@ -81,6 +81,15 @@ def list_games() -> Response:
     return _json(schemas.one(schemas.GamesPageOut).dump(page))
 
 
+@bp.get("/v1/stats")
+def stats() -> Response:
+    """Per kind, from the projector's read model: games started and finished, the
+    average length of a finished game, and wins by seat position and by bot level."""
+    from projections.read_models import ReadModels
+
+    return _json({"kinds": ReadModels(platform().redis, platform().config.prefix).stats()})
+
+
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:

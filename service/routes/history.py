@@ -3,6 +3,7 @@ undo with consent, and forks."""
 
 from __future__ import annotations
 
+import hmac
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +13,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from service import tooling
 from service.errors import CommandError
-from service.http import body, caller_seat, platform
+from service.http import bearer, body, caller_seat, platform
 from service.routes.games import game_body
 from service.schemas import MAX_VERSION, PlayerIn
 from workers import long_jobs
@@ -71,6 +72,22 @@ def start_audit(game_id: str) -> Response:
     caller_seat(game_id)
     platform().handler.load(game_id)
     job = long_jobs.enqueue(platform(), "audit", game_id)
+    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+@bp.post("/v1/projections/rebuilds")
+def start_rebuild() -> Response:
+    """Rebuild every read model from the logs, as a job: maintenance, for the operator only."""
+    admin = platform().config.admin_token
+    token = bearer()
+    if token is None:
+        raise CommandError("unauthorized", "Send the operator's token as 'Authorization: Bearer <token>'.")
+    if admin is None or not hmac.compare_digest(token.encode(), admin.encode()):
+        raise CommandError(
+            "forbidden",
+            "Rebuilding the read models is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token.",
+        )
+    job = long_jobs.enqueue(platform(), "rebuild")
     return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
 
 
