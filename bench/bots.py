@@ -108,8 +108,14 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def run(kind: str, games: int, pool: ProcessPoolExecutor | None, iterations: int | None = None) -> list[Result]:
-    matches = [Match(kind, bot, index, iterations) for bot in CHALLENGERS for index in range(games)]
+def run(
+    kind: str,
+    games: int,
+    pool: ProcessPoolExecutor | None,
+    iterations: int | None = None,
+    bots: tuple[str, ...] = CHALLENGERS,
+) -> list[Result]:
+    matches = [Match(kind, bot, index, iterations) for bot in bots for index in range(games)]
     if pool is None:
         return [play_match(match) for match in matches]
     return list(pool.map(play_match, matches, chunksize=1))
@@ -190,6 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kind", action="append", help="only these game kinds (repeatable)")
     parser.add_argument("--iterations", type=int, help="ismcts iterations per move (default: its calibrated budget)")
     parser.add_argument("--calibrate", action="store_true", help="print ISMCTS iterations for 300 ms a move")
+    parser.add_argument("--bot", action="append", choices=CHALLENGERS, help="only these bots (repeatable)")
     args = parser.parse_args(argv)
     kinds = args.kind or two_player_kinds()
     if args.calibrate:
@@ -204,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
         for kind in kinds:
-            print("\n".join(rows(run(kind, games, pool, args.iterations))), flush=True)
+            print("\n".join(rows(run(kind, games, pool, args.iterations, tuple(args.bot or CHALLENGERS)))), flush=True)
     finally:
         if pool is not None:
             pool.shutdown()
