@@ -321,19 +321,10 @@ class Handler:
                 raise
             table = self.load(game_id)  # a refusal is given on the log's latest version
             events = self._decided(table, seat, action, expected_version, actor)
-        try:
-            result = self.store.append(game_id, events, table.version, command_id, prev_hash=table.head_hash)
-        except VersionConflict as conflict:  # (a command seen before is answered as a duplicate)
-            raise CommandError(
-                "stale_version",
-                f"Someone acted first: the game is at version {conflict.current}; reload and try again.",
-                version=conflict.current,
-            ) from None
-        if result.duplicate:
-            return self._replayed(table, result.first_version, result.last_version)
-        new = self.tables.advance(table, list(result.envelopes))
-        self._scheduled(new)
-        return Acted(new, result.envelopes)
+        # (a command seen before is answered as a duplicate, not as a conflict)
+        return self._appended(
+            table, events, command_id, "Someone acted first: the game is at version {}; reload and try again."
+        )
 
     def _decided(
         self, table: Table, seat: int, action: Mapping[str, Any], expected_version: int, actor: str
@@ -368,11 +359,18 @@ class Handler:
 
     def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
         """Append platform events (undo, expiry) after ``table``'s version."""
+        return self._appended(table, events, command_id, "The game moved on to version {}.")
+
+    def _appended(
+        self, table: Table, events: Sequence[NewEvent], command_id: str | None, conflict_detail: str
+    ) -> Acted:
+        """Append after ``table``'s version; a log that moved on is ``stale_version``, with
+        ``conflict_detail`` naming the current version."""
         try:
             result = self.store.append(table.game_id, events, table.version, command_id, prev_hash=table.head_hash)
         except VersionConflict as conflict:
             raise CommandError(
-                "stale_version", f"The game moved on to version {conflict.current}.", version=conflict.current
+                "stale_version", conflict_detail.format(conflict.current), version=conflict.current
             ) from None
         if result.duplicate:
             return self._replayed(table, result.first_version, result.last_version)
