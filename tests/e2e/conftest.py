@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -83,7 +84,7 @@ def browser() -> Iterator[object]:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    outcome = yield
+    outcome: Any = yield
     report = outcome.get_result()
     if report.when == "call":
         item.failed_call = report.failed  # type: ignore[attr-defined]
@@ -99,16 +100,20 @@ def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterat
     trail: list[str] = []
     page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
     page.on("requestfailed", lambda req: trail.append(f"failed {req.method} {req.url}: {req.failure}"))
-    page.on(
-        "response",
-        lambda res: (
-            "/v1/" in res.url
-            and trail.append(f"{res.status} {res.request.method} {res.url} etag={res.headers.get('etag')}")
-        ),
-    )
-    page.on("request", lambda req: "/v1/" in req.url and trail.append(f"-> {req.method} {req.url}"))
     elsewhere: list[str] = []  # no CDN, no external font: every request goes to the service
-    page.on("request", lambda req: req.url.startswith(server) or elsewhere.append(req.url))
+
+    def answered(res: Any) -> None:
+        if "/v1/" in res.url:
+            trail.append(f"{res.status} {res.request.method} {res.url} etag={res.headers.get('etag')}")
+
+    def requested(req: Any) -> None:
+        if "/v1/" in req.url:
+            trail.append(f"-> {req.method} {req.url}")
+        if not req.url.startswith(server):
+            elsewhere.append(req.url)
+
+    page.on("response", answered)
+    page.on("request", requested)
     yield page
     if getattr(request.node, "failed_call", False):  # keep what the browser showed
         OUTPUT.mkdir(exist_ok=True)

@@ -164,7 +164,7 @@ def test_foreign_revoked_malformed_and_missing_tokens_are_refused_for_every_kind
             ("revoked token reads", "GET", f"/v1/games/{a['id']}", {}),
             ("revoked token reads events", "GET", f"/v1/games/{a['id']}/events", {}),
         ]:
-            response = client.open(path, method=method, headers=bearer(tokens[actor]), **kwargs)
+            response = client.open(path, method=method, headers=bearer(tokens[actor]), json=kwargs.get("json"))
             tried.append((kind, name, response.status_code, ""))
             if response.status_code != 401:
                 wrong.append((kind, name, response.status_code, response.get_data(as_text=True)[:160]))

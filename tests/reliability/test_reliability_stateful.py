@@ -224,6 +224,7 @@ class StoreAndHandler(RuleBasedStateMachine):
             self.refused(before)
             return
         self.games.append(created.table.game_id)
+        assert created.table.forked_from is not None
         assert created.table.version == 1 and created.table.forked_from["game"] == game
         FIGURES["forks"] += 1
 

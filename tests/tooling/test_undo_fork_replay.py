@@ -54,20 +54,25 @@ def test_a_declined_or_expired_request_changes_nothing(platform: Platform) -> No
     table = added(platform, h.create_game("tiny", humans(2)).table, 0)
     table = added(platform, table, 1)
     asked = h.request_undo(table.game_id, 1, table.version - 2, NOW, 60).table
+    assert asked.undo is not None
     declined = h.answer_undo(table.game_id, 0, asked.undo.id, False, NOW).table
     assert declined.undo is None and declined.state == table.state
     again = h.request_undo(table.game_id, 1, table.version - 2, NOW, 60).table
     late = NOW + timedelta(seconds=61)
-    assert error_of(lambda: h.answer_undo(table.game_id, 0, again.undo.id, True, late)).code == "undo_expired"
+    assert again.undo is not None
+    request_id = again.undo.id
+    assert error_of(lambda: h.answer_undo(table.game_id, 0, request_id, True, late)).code == "undo_expired"
 
 
 def test_an_action_clears_a_pending_request(platform: Platform) -> None:
     h = platform.handler
     table = added(platform, h.create_game("tiny", humans(2)).table, 0)
     asked = h.request_undo(table.game_id, 0, table.version - 2, NOW, 60).table
+    assert asked.undo is not None
+    request_id = asked.undo.id
     moved = added(platform, asked, 1)
     assert moved.undo is None
-    assert error_of(lambda: h.answer_undo(table.game_id, 1, asked.undo.id, True, NOW)).code == "not_found"
+    assert error_of(lambda: h.answer_undo(table.game_id, 1, request_id, True, NOW)).code == "not_found"
 
 
 def test_bots_agree_at_once(platform: Platform) -> None:
@@ -82,7 +87,8 @@ def test_bots_agree_at_once(platform: Platform) -> None:
         raise AssertionError("the random bot drew in 50 games running")
     undone = h.request_undo(table.game_id, 0, before, NOW, 60).table
     assert [e.type for e in h.store.read(table.game_id)][-2:] == ["UndoRequested", "Rewound"]
-    assert undone.state == h.tables.at(table.game_id, before).state
+    then = h.tables.at(table.game_id, before)
+    assert then is not None and undone.state == then.state
 
 
 def test_undo_never_crosses_a_draw(platform: Platform) -> None:
@@ -109,7 +115,8 @@ def test_a_finished_game_forks_exactly(platform: Platform) -> None:
     table = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))
     at = table.version - 6
     fork = h.fork(table.game_id, at, None).table
-    assert fork.state == h.tables.at(table.game_id, at).state
+    then = h.tables.at(table.game_id, at)
+    assert then is not None and fork.state == then.state
     assert fork.forked_from == {"game": table.game_id, "version": at, "hash": h.store.read(table.game_id)[at - 1].hash}
     assert fork.seed_commitment != table.seed_commitment and fork.fair_deal is False
     assert audit_entries(fork.game_id, h.store.read_raw(fork.game_id), h.vault.seed(fork.game_id)).ok

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 import redis
@@ -113,9 +114,14 @@ def test_an_ismcts_bot_stops_searching_at_the_configured_deadline_and_still_play
 
     p = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=0.0), real_redis)
     runtime.use(p)
-    iterations = []
+    iterations: list[int] = []
     real_iterate = games.ismcts._iterate
-    monkeypatch.setattr(games.ismcts, "_iterate", lambda *a, **k: iterations.append(1) or real_iterate(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        iterations.append(1)
+        return real_iterate(*args, **kwargs)
+
+    monkeypatch.setattr(games.ismcts, "_iterate", counted)
     table = p.handler.create_game("fortress-royals", [{"bot": "ismcts"}, {"bot": "ismcts"}]).table
     seat = sorted(table.to_act())[0]
     assert len(table.game.legal_actions(table.state, seat)) > 1, "a choice to search"
