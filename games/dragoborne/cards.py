@@ -28,7 +28,6 @@ BARRIERS_PER_FORT = 2  # rulebook: "Place 2 cards from the top of the deck face 
 HAND_LIMIT = 7  # rulebook: "more than 7 cards in their hand, they must discard"
 CREATURES_PER_FORT = 2  # rulebook: "Each fort may have up to two creatures on top of it."
 SECOND_PLAYER_EXTRA_CARDS = 1  # variant, not in the rulebook: option second_player_extra_card (RULINGS.md)
-FIRST_ATTACK_TURN = 2  # ours: the player going first may not attack on turn 1 (balance; see RULINGS.md)
 
 TARGETED = {
     "damage": "enemy creature",

@@ -15,7 +15,6 @@ from itertools import combinations
 from typing import Any
 
 from games.base import Action, EventBuilder, GameEvent, IllegalAction
-from games.dragoborne import cards
 from games.dragoborne.cards import (
     CREATURES_PER_FORT,
     FORTS,
@@ -213,8 +212,7 @@ def _main_actions(state: State, seat: int) -> list[Action]:
     for first, second in combinations(movable, 2):
         if first.fort != second.fort:
             out.append({"type": "switch", "creatures": [first.id, second.id]})
-    if state.turn >= cards.FIRST_ATTACK_TURN:
-        out.append({"type": "combat"})
+    out.append({"type": "combat"})
     out.append({"type": "end_turn"})
     return out
 

@@ -15,11 +15,14 @@ def _hound_ready(**kwargs) -> Scenario:  # type: ignore[no-untyped-def]
     return game
 
 
-def test_the_first_player_cannot_attack_on_turn_one() -> None:
-    """Ours (balance): the player going first has no Combat Phase on turn 1."""
+def test_the_first_player_may_attack_on_turn_one() -> None:
+    """'Turn Flow': '1. Start Phase', '2. Main Phase', '3. Combat Phase', '4. End Phase' for every
+    turn, the first player's first one included (only its Resource Step is skipped)."""
     game = Scenario(first=0, seat0={"hand": ["emberhound"]})
     game.act(0, {"type": "summon", "card": "0-emberhound-1", "fort": 0})
-    assert {"type": "combat"} not in game.legal(0)
+    game.act(0, {"type": "combat"})
+    events = game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 1})
+    assert events[0].type == "AttackDeclared" and events[0].data["fort"] == 1
 
 
 def test_an_attack_rests_the_attacker_and_names_a_fort() -> None:
@@ -86,9 +89,9 @@ def test_a_fort_burst_may_be_triggered_by_the_forts_owner() -> None:
     assert game.legal(1) == [{"type": "burst"}, {"type": "take"}] and game.legal(0) == []
     assert "source" not in GAME.view(game.state, 0)["pending"][0]
     events = game.act(1, {"type": "burst"})
-    assert types(events) == ["PendingResolved", "FortBurst", "EffectsQueued", "PendingResolved", "CreatureReturned"]
+    assert types(events) == ["PendingResolved", "FortBurst", "EffectsQueued", "PendingResolved", "CreatureDestroyed"]
     assert game.state.sides[1].discard == ("1-undertow-1",)
-    assert "0-emberhound-1" in game.state.sides[0].hand and "0-emberhound-1" in game.state.sides[0].known
+    assert game.state.sides[0].discard == ("0-emberhound-1",) and not game.state.sides[0].field
 
 
 def test_a_declined_fort_burst_goes_to_hand() -> None:
