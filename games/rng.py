@@ -20,5 +20,11 @@ def commitment(seed: str) -> str:
 
 def derive_rng(seed: str, version: int) -> random.Random:
     """The generator for deciding the command whose first event is ``version``."""
-    digest = hmac.new(seed.encode(), f"v{version}".encode(), hashlib.sha256).digest()
+    return keyed_rng(seed, f"v{version}")
+
+
+def keyed_rng(seed: str, label: str) -> random.Random:
+    """A generator seeded with ``HMAC-SHA256(seed, label)``: unpredictable without the
+    seed, the same again for the same seed and label."""
+    digest = hmac.new(seed.encode(), label.encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest, "big"))

@@ -7,14 +7,13 @@ its command id is the job id, so even a second append is refused as a duplicate.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
 import time
 from collections.abc import Callable
 
 from games.bots import choose
+from games.rng import keyed_rng
 from service.errors import CommandError
 from service.platform import Platform
 from workers.runtime import current
@@ -58,8 +57,7 @@ def play_bot(
 def bot_rng(seed: str, version: int, seat: int) -> random.Random:
     """A bot's randomness for one turn: keyed by the game's secret seed, so that no player
     can work out a bot's choices in advance, and by the turn, so that a re-run repeats them."""
-    digest = hmac.new(seed.encode(), f"bot:{version}:{seat}".encode(), hashlib.sha256).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    return keyed_rng(seed, f"bot:{version}:{seat}")
 
 
 class MovedOn:

@@ -61,17 +61,9 @@ class Projector:
             batches.append(entries)
         for entries in batches:
             for entry_id, fields in entries:
-                if fields:
-                    game_id = fields[b"game"].decode()
-                    try:
-                        self.apply(game_id)
-                    except redis.ConnectionError:
-                        raise
-                    except Exception:
-                        # One game that cannot be folded must not stop the models of all the
-                        # others: its entry stays pending and is claimed again once idle.
-                        log.exception("projector could not apply game %s; it will be retried", game_id)
-                        continue
+                # A game that could not be applied stays pending and is claimed again once idle.
+                if fields and not self._applied(fields[b"game"].decode()):
+                    continue
                 r.xack(self.feed, GROUP, entry_id)
                 handled += 1
         return handled
@@ -90,17 +82,24 @@ class Projector:
         group = next((g for g in info if g["name"].decode() == GROUP), None) if info else None
         return group is not None and group["pending"] == 0 and (group.get("lag") in (0, None))
 
+    def _applied(self, game_id: str) -> bool:
+        """Apply one game; False (logged) when it cannot be folded, so that one bad game
+        does not stop the models of all the others. Losing Redis still stops the step."""
+        try:
+            self.apply(game_id)
+        except redis.ConnectionError:
+            raise
+        except Exception:
+            log.exception("the read models could not apply game %s", game_id)
+            return False
+        return True
+
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Rebuild every read model from zero, from the games' logs."""
         self.models.clear()
         ids = list(self.platform.store.game_ids())
         for done, game_id in enumerate(ids, start=1):
-            try:
-                self.apply(game_id)
-            except redis.ConnectionError:
-                raise
-            except Exception:  # as in ``step``: one bad game does not stop the others
-                log.exception("rebuild could not apply game %s; skipped", game_id)
+            self._applied(game_id)
             if progress:
                 progress(done, len(ids))
         return len(ids)
