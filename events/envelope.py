@@ -1,8 +1,17 @@
 """The event envelope, its canonical JSON form and the hash chain that links a log.
 
-``hash = sha256(prev_hash + "\\n" + canonical JSON of every other field)``: changing
-any byte of a stored event, or removing or reordering events, breaks the chain from
-that version on.
+``hash = sha256(prev_hash + "\\n" + canonical JSON of the hashed body)``: changing any
+byte of a stored event, or removing or reordering events, breaks the chain from that
+version on.
+
+Two envelope schemas are in use (``docs/verification.md`` states both):
+
+* 1, the first: the body is every field but ``prev_hash`` and ``hash``, with the data
+  whole, so its hash could be used to test a guess about a hidden card. Games stored so
+  keep verifying under it; their hashes are shown only once the game is over.
+* 2, every event appended now: the body carries ``"schema": 2`` and, in place of the
+  data, its *sealed* form when the data hides something (``events.commitments``): every
+  hidden value only as a salted commitment. The hash is public from the start.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 GENESIS_HASH = "0" * 64
+SCHEMA = 2
 ACTORS = frozenset({"human", "bot", "system", "timeout"})
 
 
@@ -30,6 +40,7 @@ class NewEvent:
     data: Mapping[str, Any]
     seat: int | None = None
     actor: str = "system"
+    sealed: Mapping[str, Any] | None = None  # the data as the chain commits to it, when it hides something
 
 
 @dataclass(frozen=True)
@@ -43,10 +54,18 @@ class Envelope:
     command_id: str | None
     prev_hash: str
     hash: str
+    schema: int = 1
+    sealed: Mapping[str, Any] | None = None
 
     def body(self) -> dict[str, Any]:
         """Every field the hash covers, besides ``prev_hash``."""
-        return {
+        return hashed_body(
+            self.schema, self.version, self.type, self.seat, self.actor,
+            self.data if self.sealed is None else self.sealed, self.at, self.command_id,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "version": self.version,
             "type": self.type,
             "seat": self.seat,
@@ -54,10 +73,14 @@ class Envelope:
             "data": self.data,
             "at": self.at,
             "command_id": self.command_id,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
         }
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**self.body(), "prev_hash": self.prev_hash, "hash": self.hash}
+        if self.schema != 1:
+            out["schema"] = self.schema
+        if self.sealed is not None:
+            out["sealed"] = self.sealed
+        return out
 
     def encode(self) -> str:
         return canonical_json(self.as_dict())
@@ -74,11 +97,31 @@ class Envelope:
             command_id=raw["command_id"],
             prev_hash=raw["prev_hash"],
             hash=raw["hash"],
+            schema=raw.get("schema", 1),
+            sealed=raw.get("sealed"),
         )
 
     @classmethod
     def decode(cls, text: str | bytes) -> Envelope:
         return cls.from_dict(json.loads(text))
+
+
+def hashed_body(
+    schema: int, version: int, type_: str, seat: int | None, actor: str,
+    hashed_data: Mapping[str, Any], at: str, command_id: str | None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "version": version,
+        "type": type_,
+        "seat": seat,
+        "actor": actor,
+        "data": hashed_data,
+        "at": at,
+        "command_id": command_id,
+    }
+    if schema != 1:
+        body["schema"] = schema
+    return body
 
 
 def hash_of(prev_hash: str, body: Mapping[str, Any]) -> str:
@@ -92,20 +135,19 @@ def chain(
     at: str,
     command_id: str | None,
 ) -> list[Envelope]:
-    """Number, stamp and hash ``events`` as the continuation of a log."""
+    """Number, stamp and hash ``events`` as the continuation of a log (schema 2)."""
     out = []
     for offset, event in enumerate(events):
-        body: dict[str, Any] = {
-            "version": first_version + offset,
-            "type": event.type,
-            "seat": event.seat,
-            "actor": event.actor,
-            "data": event.data,
-            "at": at,
-            "command_id": command_id,
-        }
+        version = first_version + offset
+        hashed = event.data if event.sealed is None else event.sealed
+        body = hashed_body(SCHEMA, version, event.type, event.seat, event.actor, hashed, at, command_id)
         digest = hash_of(prev_hash, body)
-        out.append(Envelope(**body, prev_hash=prev_hash, hash=digest))
+        out.append(
+            Envelope(
+                version, event.type, event.seat, event.actor, event.data, at, command_id,
+                prev_hash, digest, SCHEMA, event.sealed,
+            )
+        )
         prev_hash = digest
     return out
 

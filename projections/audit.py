@@ -13,11 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from events.commitments import open_problem
 from events.envelope import Envelope, canonical_json, verify_chain
 from games.base import GameEvent, IllegalAction, action_matches
 from games.registry import get
-from games.rng import commitment, derive_rng
+from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table, evolve
+from projections.views import sealed_data
 
 Progress = Callable[[int, int], None]
 
@@ -99,6 +101,17 @@ def audit_entries(
     else:
         report.checks["seed"] = "not revealed yet: random draws cannot be re-derived"
 
+    problem = _seal_problem(game, envelopes, seed)
+    if problem:
+        return report.fail(*problem)
+    sealed = sum(1 for e in envelopes if e.sealed is not None)
+    report.checks["commitments"] = (
+        f"ok: {sealed} events hide values, every commitment opens to the data"
+        if seed is not None
+        else f"ok: {sealed} events hide values; their open parts match (commitments open with the seed)"
+    )
+    recipe = 1 if first.schema < 2 else 2
+
     tables: dict[int, Table] = {}
 
     def past(version: int) -> Table:
@@ -111,7 +124,10 @@ def audit_entries(
         while setup_end < len(envelopes) and envelopes[setup_end].type not in PLATFORM_EVENTS:
             setup_end += 1
     if first.type == "GameCreated" and seed is not None:
-        opening = game.setup(first.data["options"], len(first.data["seats"]), derive_rng(seed, 1))
+        rng = derive_rng(seed, 1, recipe)
+        opening = game.setup(first.data["options"], len(first.data["seats"]), rng)
+        if _draws_of(rng) != first.data.get("draws"):
+            return report.fail(1, "the draws GameCreated records are not the ones the seed gives for the deal")
         recorded = envelopes[1:setup_end]
         for expected, event in zip(opening, recorded, strict=False):
             if not _same(event, expected):
@@ -124,7 +140,7 @@ def audit_entries(
     while index < total:
         envelope = envelopes[index]
         if envelope.type == "ActionTaken":
-            problem, consumed = _check_action(game, table, envelopes, index, seed)
+            problem, consumed = _check_action(game, table, envelopes, index, seed, recipe)
             if problem:
                 return report.fail(problem[0], problem[1])
             report.actions += 1
@@ -167,6 +183,29 @@ def audit_entries(
     return report
 
 
+def _draws_of(rng: Any) -> list[Any] | None:
+    return list(rng.draws) if isinstance(rng, Draws) and rng.draws else None
+
+
+def _seal_problem(game: Any, envelopes: Sequence[Envelope], seed: str | None) -> tuple[int, str] | None:
+    """Each schema-2 event's sealed form against its data: with the seed, exactly the seal
+    the rule gives (every hidden value committed, every commitment opening); without it,
+    the parts in the open."""
+    for e in envelopes:
+        if e.schema < 2:
+            continue
+        if seed is not None:
+            expected = sealed_data(game, e.type, e.seat, e.data, seed, e.version)
+            if canonical_json(expected) != canonical_json(e.sealed):
+                problem = open_problem(e.sealed, e.data, seed, e.version) if e.sealed is not None else None
+                return e.version, problem or "the event's hidden values are not sealed as the rule says"
+        elif e.sealed is not None:
+            problem = open_problem(e.sealed, e.data, None, e.version)
+            if problem:
+                return e.version, problem
+    return None
+
+
 def _irreversible(game: Any, envelope: Envelope) -> bool:
     if envelope.type in PLATFORM_EVENTS:
         return envelope.type in ("GameCreated", "ForkedFrom")
@@ -174,7 +213,7 @@ def _irreversible(game: Any, envelope: Envelope) -> bool:
 
 
 def _check_action(
-    game: Any, table: Table | None, envelopes: list[Envelope], index: int, seed: str | None
+    game: Any, table: Table | None, envelopes: list[Envelope], index: int, seed: str | None, recipe: int
 ) -> tuple[tuple[int, str] | None, int]:
     """Check the command starting at ``envelopes[index]``; return (problem, events it spans)."""
     taken = envelopes[index]
@@ -197,10 +236,13 @@ def _check_action(
     recorded = envelopes[index + 1 : index + span]
     if seed is None:
         return None, span
+    rng = derive_rng(seed, taken.version, recipe)
     try:
-        decided = game.decide(table.state, seat, action, derive_rng(seed, taken.version))
+        decided = game.decide(table.state, seat, action, rng)
     except IllegalAction as error:
         return (taken.version, f"the action is refused when decided again: {error.reason}"), span
+    if _draws_of(rng) != taken.data.get("draws"):
+        return (taken.version, "the draws the action records are not the ones the seed gives"), span
     for offset, expected in enumerate(decided):
         if offset >= len(recorded) or not _same(recorded[offset], expected):
             version = recorded[offset].version if offset < len(recorded) else taken.version + offset + 1

@@ -14,7 +14,7 @@ import redis
 
 from projections.table import Table
 
-FORMAT = b"1"
+FORMAT = b"2"
 
 PUT_IF_NEWER_LUA = """
 local current = redis.call('HGET', KEYS[1], 'version')

@@ -78,6 +78,20 @@ class Table:
     turn_seconds: int | None = None
     undo: UndoRequest | None = None
     last_irreversible: int = 0
+    schema: int = 1  # the envelope schema the game was created under: its draw recipe, and whether hashes are public in play
+
+    @property
+    def recipe(self) -> int:
+        """The draw recipe of this game (``games.rng``): 2 from envelope schema 2 on."""
+        return 1 if self.schema < 2 else 2
+
+    @property
+    def head(self) -> dict[str, Any]:
+        """The version and hash of the last event, which a client keeps to prove a rewrite or a
+        truncation later. A game created under schema 1 shows the hash only once it is over:
+        that schema's hashes can test a guess about a hidden card."""
+        public = self.schema >= 2 or self.status == "finished"
+        return {"version": self.version, "hash": self.head_hash if public else None}
 
     @property
     def game(self) -> Game:
@@ -108,6 +122,7 @@ class Table:
             "updated_at": self.updated_at,
             "forked_from": self.forked_from,
             "turn_seconds": self.turn_seconds,
+            "head": self.head,
         }
 
 
@@ -215,4 +230,5 @@ def _created(e: Envelope) -> Table:
             {k: data[k] for k in ("game", "version", "hash")} if e.type == "ForkedFrom" else None
         ),
         turn_seconds=data.get("turn_seconds"),
+        schema=e.schema,
     )

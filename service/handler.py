@@ -14,7 +14,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -25,9 +25,10 @@ from events.store import EventStore, VersionConflict
 from games import registry
 from games.base import Game, GameEvent, IllegalAction, InvalidOptions
 from games.codec import encode
-from games.rng import commitment, derive_rng
+from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table
 from projections.tables import Tables
+from projections.views import sealed_data
 from service.errors import CommandError
 
 BOT_LEVELS = ("random", "greedy", "ismcts")
@@ -241,6 +242,8 @@ class Handler:
         chosen_seed = seed is not None
         seed = seed if seed is not None else secrets.token_hex(32)
         game_id = secrets.token_urlsafe(9)
+        rng = derive_rng(seed, 1)
+        opening = game.setup(checked, len(seats), rng)
         created = NewEvent(
             "GameCreated",
             {
@@ -253,11 +256,12 @@ class Handler:
                 "seed_chosen_by_creator": chosen_seed,
                 "forked_from": dict(forked_from) if forked_from else None,
                 "turn_seconds": turn_seconds,
+                **_draws(rng),
             },
         )
-        opening = game.setup(checked, len(seats), derive_rng(seed, 1))
         self.vault.set_seed(game_id, seed)
-        result = self.store.append(game_id, [created, *(_new(e, "system") for e in opening)], 0, command_id)
+        events = _sealed(game, seed, [created, *(_new(e, "system") for e in opening)], 1)
+        result = self.store.append(game_id, events, 0, command_id)
         table = self.tables.fold(game_id, None, list(result.envelopes))
         self.tables.remember(table)
         self.tables.snapshots.put(table)
@@ -277,7 +281,7 @@ class Handler:
         try:
             result = self.store.append(
                 game_id,
-                [NewEvent("SeatTaken", {"seat": seat, "name": name}, seat, "human")],
+                self._sealed(table, [NewEvent("SeatTaken", {"seat": seat, "name": name}, seat, "human")]),
                 table.version,
                 prev_hash=table.head_hash,
             )
@@ -345,14 +349,14 @@ class Handler:
             raise CommandError("not_your_turn", f"Seat {seat} may not act now.", to_act=sorted(table.to_act()))
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise CommandError("illegal_action", "An action is a JSON object with a 'type'.")
-        rng = derive_rng(self.vault.seed(table.game_id), table.version + 1)
+        rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
         try:
             decided = game.decide(table.state, seat, dict(action), rng)
         except IllegalAction as error:
             raise CommandError(
                 "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat)
             ) from None
-        events = [NewEvent("ActionTaken", {"action": dict(action)}, seat, actor)]
+        events = [NewEvent("ActionTaken", {"action": dict(action), **_draws(rng)}, seat, actor)]
         events += [_new(e, actor) for e in decided]
         events += self._ending(game, table, decided)
         return events
@@ -367,7 +371,9 @@ class Handler:
         """Append after ``table``'s version; a log that moved on is ``stale_version``, with
         ``conflict_detail`` naming the current version."""
         try:
-            result = self.store.append(table.game_id, events, table.version, command_id, prev_hash=table.head_hash)
+            result = self.store.append(
+                table.game_id, self._sealed(table, events), table.version, command_id, prev_hash=table.head_hash
+            )
         except VersionConflict as conflict:
             raise CommandError(
                 "stale_version", conflict_detail.format(conflict.current), version=conflict.current
@@ -473,7 +479,7 @@ class Handler:
         else:
             if seat is None:
                 raise CommandError("not_your_seat", "A game in play forks only from a seat's point of view.")
-            state = game.determinize(past.state, seat, derive_rng(seed, 0))
+            state = game.determinize(past.state, seat, derive_rng(seed, 0, recipe=1))
             exact = False
         if game.outcome(state) is not None:
             raise CommandError("game_over", f"The game was already over at version {at_version}.")
@@ -501,7 +507,7 @@ class Handler:
             },
         )
         self.vault.set_seed(fork_id, seed)
-        result = self.store.append(fork_id, [first], 0)
+        result = self.store.append(fork_id, _sealed(game, seed, [first], 1), 0)
         new = self.tables.fold(fork_id, None, list(result.envelopes))
         self.tables.remember(new)
         tokens = {i: self.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
@@ -517,6 +523,10 @@ class Handler:
             return []
         return [NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)})]
 
+    def _sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
+        """``events`` ready to follow ``table``'s version, hidden values sealed."""
+        return _sealed(table.game, self.vault.seed(table.game_id), events, table.version + 1)
+
     def _replayed(self, table: Table, first: int, last: int) -> Acted:
         envelopes = self.store.read(table.game_id, after=first - 1, limit=last - first + 1)
         current = self.tables.load(table.game_id) or table
@@ -529,6 +539,18 @@ class Handler:
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _draws(rng: Any) -> dict[str, Any]:
+    """The record of the random draws made through ``rng`` (recipe 2), for the log."""
+    return {"draws": list(rng.draws)} if isinstance(rng, Draws) and rng.draws else {}
+
+
+def _sealed(game: Game, seed: str, events: Sequence[NewEvent], first_version: int) -> list[NewEvent]:
+    return [
+        replace(e, sealed=sealed_data(game, e.type, e.seat, e.data, seed, first_version + offset))
+        for offset, e in enumerate(events)
+    ]
 
 
 def _new(event: GameEvent, actor: str) -> NewEvent:

@@ -2,11 +2,15 @@
 
 A bot turn re-reads the table and does nothing when the game moved on, so a job
 that runs twice (a retry, a worker killed mid-job and its job re-queued) acts once;
-its command id is the job id, so even a second append is refused as a duplicate.
+its command id is derived from the turn and the game's secret seed (the same for a
+bot and a turn timer at that turn), so even a second append is refused as a duplicate,
+and nobody can predict it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import time
@@ -33,7 +37,8 @@ def play_bot(
     if table is None or table.version != version or seat not in table.to_act():
         return "moved on"
     chosen = level or table.seats[seat].bot or "greedy"
-    rng = bot_rng(platform.vault.seed(game_id), version, seat)
+    seed = platform.vault.seed(game_id)
+    rng = bot_rng(seed, version, seat)
     stop_at = started + platform.config.bot_seconds
     moved_on = MovedOn(platform, game_id, version)
 
@@ -45,7 +50,7 @@ def play_bot(
         return "moved on"
     try:
         platform.handler.act(
-            game_id, seat, action, version, command_id=job_id("bot", game_id, version, seat), actor=actor
+            game_id, seat, action, version, command_id=bot_command_id(seed, version, seat), actor=actor
         )
     except CommandError as error:
         if error.code in MOVED_ON:
@@ -58,6 +63,11 @@ def bot_rng(seed: str, version: int, seat: int) -> random.Random:
     """A bot's randomness for one turn: keyed by the game's secret seed, so that no player
     can work out a bot's choices in advance, and by the turn, so that a re-run repeats them."""
     return keyed_rng(seed, f"bot:{version}:{seat}")
+
+
+def bot_command_id(seed: str, version: int, seat: int) -> str:
+    """The command id of the bot's (or the turn timer's) move at ``version``."""
+    return "bot-" + hmac.new(seed.encode(), f"bot-command:{version}:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class MovedOn:

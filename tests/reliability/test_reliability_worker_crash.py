@@ -18,7 +18,7 @@ from projections.audit import audit_entries
 from service.config import Config
 from service.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
-from workers.jobs import job_id
+from workers.jobs import bot_command_id, job_id
 from workers.projector import Projector
 from workers.scheduling import RQScheduler, queue_names, sweep_stalled
 
@@ -92,7 +92,7 @@ def test_kill_9_the_worker_fifty_times_every_bot_turn_played_once(own_redis: Red
         wrong_ids += [
             (game, e.version)
             for e in taken
-            if e.seat is None or e.command_id != job_id("bot", game, e.version - 1, e.seat)
+            if e.seat is None or e.command_id != bot_command_id(platform.vault.seed(game), e.version - 1, e.seat)
         ]
         report = audit_entries(game, raw, platform.vault.seed(game), platform.snapshots.get(game))
         if not report.ok:

@@ -13,6 +13,7 @@ from events.store import NewEvent
 from games import registry
 from games.rng import derive_rng
 from projections.audit import audit_entries
+from projections.views import sealed_data
 from service.errors import CommandError
 from service.platform import Platform
 from service.tooling import audit_game, export_lines, import_lines
@@ -37,15 +38,20 @@ def test_a_random_game_of_every_kind_passes_its_audit(platform: Platform, kind: 
     assert set(report.checks) >= {"hash_chain", "seed", "actions"}
 
 
-def rechain(entries: list[tuple[int, str]], at: int, change) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
-    """Edit the event at version ``at`` and rebuild every hash after it, as a forger would."""
+def rechain(entries: list[tuple[int, str]], at: int, change, seed: str | None = None) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+    """Edit the event at version ``at`` and rebuild every hash after it, as a forger would:
+    with the seed (the revealed one unless given), the forger also seals the edited data again."""
     envelopes = [Envelope.decode(t) for _, t in entries]
     edited = change(envelopes[at - 1].as_dict())
     envelopes[at - 1] = Envelope.from_dict(edited)
+    game = registry.get(envelopes[0].data["kind"])
+    revealed = seed or next((e.data["seed"] for e in envelopes if e.type == "SeedRevealed"), None)
+    assert game is not None and isinstance(revealed, str)
     prev = envelopes[at - 2].hash if at > 1 else "0" * 64
     out = [e.encode() for e in envelopes[: at - 1]]
     for e in envelopes[at - 1 :]:
-        (fixed,) = chain([NewEvent(e.type, e.data, e.seat, e.actor)], e.version, prev, e.at, e.command_id)
+        sealed = sealed_data(game, e.type, e.seat, e.data, revealed, e.version)
+        (fixed,) = chain([NewEvent(e.type, e.data, e.seat, e.actor, sealed)], e.version, prev, e.at, e.command_id)
         out.append(fixed.encode())
         prev = fixed.hash
     return list(enumerate(out, start=1))
@@ -175,7 +181,8 @@ def _another_digit(digit: str) -> str:
 @pytest.mark.parametrize("kind", KINDS)
 def test_in_every_kind_one_changed_byte_fails_the_audit_at_that_version(platform: Platform, kind: str) -> None:
     # Given a finished game of this kind, when one byte of one event's data changes,
-    # then the audit fails at that event's version: its hash no longer matches.
+    # then the audit fails at that event's version: its hash no longer matches, or (a value
+    # the event hid, which the hash covers only as a commitment) its commitment no longer opens.
     game_id = finished_game(platform, kind, seed=21)
     entries = platform.store.read_raw(game_id)
     assert audit_entries(game_id, entries).ok
@@ -185,7 +192,8 @@ def test_in_every_kind_one_changed_byte_fails_the_audit_at_that_version(platform
     entries[version - 1] = (version, text[:at] + _another_digit(text[at]) + text[at + 1 :])
     report = audit_entries(game_id, entries)
     assert not report.ok and report.first_bad_version == version, report.as_json()
-    assert "hash" in (report.reason or "")
+    sealed = Envelope.decode(text).sealed is not None
+    assert ("commitment" if sealed else "hash") in (report.reason or ""), report.as_json()
 
 
 def _action_with_other_effects(platform: Platform, game_id: str) -> tuple[int, dict, int]:

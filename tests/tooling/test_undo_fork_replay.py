@@ -157,7 +157,7 @@ def test_a_fork_of_a_game_in_play_reveals_nothing_the_seat_had_not_seen(platform
         elsewhere = game.determinize(table.state, seat, random.Random(f"elsewhere-{trial}"))
         assert game.view(elsewhere, seat) == game.view(table.state, seat)
         fork_seed = platform.vault.seed(fork.table.game_id)
-        assert game.determinize(elsewhere, seat, derive_rng(fork_seed, 0)) == fork.table.state
+        assert game.determinize(elsewhere, seat, derive_rng(fork_seed, 0, recipe=1)) == fork.table.state
     assert forked, "no game was still in play to fork"
 
 
@@ -313,7 +313,8 @@ def _forged(platform: Platform, fork_id: str, change) -> str:  # type: ignore[no
     from tests.tooling.test_audit import rechain
 
     forged_id = f"{fork_id}-{change.__name__}"
-    platform.store.import_raw(forged_id, rechain(platform.store.read_raw(fork_id), 1, change))
+    seed = platform.vault.seed(fork_id)
+    platform.store.import_raw(forged_id, rechain(platform.store.read_raw(fork_id), 1, change, seed))
     platform.vault.set_seed(forged_id, platform.vault.seed(fork_id))
     return forged_id
 

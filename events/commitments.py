@@ -1,0 +1,108 @@
+"""Commitments: how a hidden value enters the hash chain without being testable.
+
+An event whose data hides something from a spectator is hashed over its *sealed* form:
+the data with every hidden value ``v`` at path ``p`` (the keys and list indexes leading
+to it inside ``data``) replaced by ``{"$commit": hex(sha256(salt || canonical(v)))}``,
+where ``salt = HMAC-SHA256(seed, "tablestream/salt/2\\n<version>\\n<canonical(p)>")``.
+The salt is secret until the game's seed is revealed, so no guess about ``v`` can be
+tested against the commitment; the revealed seed opens every commitment at the end.
+``docs/verification.md`` states the rule for verifiers that import nothing of ours.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from events.envelope import canonical_json
+
+COMMIT = "$commit"
+Path = tuple[str | int, ...]
+
+
+def salt(seed: str, version: int, path: Path) -> bytes:
+    message = f"tablestream/salt/2\n{version}\n{canonical_json(list(path))}"
+    return hmac.new(seed.encode(), message.encode(), hashlib.sha256).digest()
+
+
+def commitment(salt_bytes: bytes, value: Any) -> str:
+    return hashlib.sha256(salt_bytes + canonical_json(value).encode()).hexdigest()
+
+
+def is_commitment(value: Any) -> bool:
+    return isinstance(value, Mapping) and len(value) == 1 and isinstance(value.get(COMMIT), str)
+
+
+def seal(full: Mapping[str, Any], public: Mapping[str, Any], seed: str, version: int) -> dict[str, Any] | None:
+    """The sealed form of ``full`` given what a spectator sees of it (``public``), or None
+    when the spectator sees it whole. Dicts and equal-length lists are compared part by
+    part, so only what differs is committed (one hand of several, one card of a list)."""
+    if canonical_json(full) == canonical_json(public):
+        return None
+    sealed = _seal(full, public, seed, version, ())
+    assert isinstance(sealed, dict)
+    return sealed
+
+
+def _seal(full: Any, public: Any, seed: str, version: int, path: Path) -> Any:
+    if canonical_json(full) == canonical_json(public):
+        return full
+    if isinstance(full, Mapping) and isinstance(public, Mapping):
+        return {
+            key: _seal(value, public[key], seed, version, (*path, key))
+            if key in public
+            else {COMMIT: commitment(salt(seed, version, (*path, key)), value)}
+            for key, value in full.items()
+        }
+    if isinstance(full, list) and isinstance(public, list) and len(full) == len(public):
+        return [_seal(f, p, seed, version, (*path, i)) for i, (f, p) in enumerate(zip(full, public, strict=True))]
+    return {COMMIT: commitment(salt(seed, version, path), full)}
+
+
+def commitment_paths(sealed: Any, path: Path = ()) -> list[Path]:
+    """Where ``sealed`` holds commitments, in document order."""
+    if is_commitment(sealed):
+        return [path]
+    if isinstance(sealed, Mapping):
+        return [p for key, value in sealed.items() for p in commitment_paths(value, (*path, key))]
+    if isinstance(sealed, list):
+        return [p for i, value in enumerate(sealed) for p in commitment_paths(value, (*path, i))]
+    return []
+
+
+def open_problem(sealed: Any, full: Any, seed: str | None, version: int, path: Path = ()) -> str | None:
+    """None when ``full`` is what ``sealed`` commits to under ``seed``; else what differs.
+    Without the seed only the parts in the open are compared."""
+    if is_commitment(sealed):
+        if seed is not None and commitment(salt(seed, version, path), full) != sealed[COMMIT]:
+            return f"the commitment at {_spell(path)} does not open to the value shown"
+        return None
+    if isinstance(sealed, Mapping) and isinstance(full, Mapping):
+        if set(sealed) != set(full):
+            return f"the sealed data has other fields than the data at {_spell(path)}"
+        for key, value in sealed.items():
+            problem = open_problem(value, full[key], seed, version, (*path, key))
+            if problem:
+                return problem
+        return None
+    if isinstance(sealed, list) and isinstance(full, list) and len(sealed) == len(full):
+        for i, (s, f) in enumerate(zip(sealed, full, strict=True)):
+            problem = open_problem(s, f, seed, version, (*path, i))
+            if problem:
+                return problem
+        return None
+    if canonical_json(sealed) != canonical_json(full):
+        return f"the sealed data differs from the data at {_spell(path)}"
+    return None
+
+
+def value_at(data: Any, path: Sequence[str | int]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _spell(path: Path) -> str:
+    return "data" + "".join(f"[{canonical_json(p)}]" for p in path)
