@@ -81,7 +81,7 @@ def open_problem(sealed: Any, full: Any, seed: str | None, version: int, path: P
         return None
     if isinstance(sealed, Mapping) and isinstance(full, Mapping):
         if set(sealed) != set(full):
-            return f"the sealed data has other fields than the data at {_spell(path)}"
+            return f"the data has other fields at {_spell(path)} than the sealed form its hash covers"
         for key, value in sealed.items():
             problem = open_problem(value, full[key], seed, version, (*path, key))
             if problem:
@@ -94,7 +94,7 @@ def open_problem(sealed: Any, full: Any, seed: str | None, version: int, path: P
                 return problem
         return None
     if canonical_json(sealed) != canonical_json(full):
-        return f"the sealed data differs from the data at {_spell(path)}"
+        return f"the data at {_spell(path)} differs from the sealed form its hash covers"
     return None
 
 
