@@ -90,6 +90,12 @@ class SummaryOut(Schema):
     updated_at = fields.String()
     forked_from = fields.Raw(allow_none=True)
     turn_seconds = fields.Integer(allow_none=True)
+    head = fields.Nested(lambda: HeadOut())
+
+
+class HeadOut(Schema):
+    version = fields.Integer()
+    hash = fields.String(allow_none=True)
 
 
 class GameOut(SummaryOut):
@@ -99,26 +105,34 @@ class GameOut(SummaryOut):
 
 
 class EventOut(Schema):
+    """Every field ``docs/verification.md`` needs to check the chain (``sealed`` only on an
+    event that hides something)."""
+
+    schema = fields.Integer()
     version = fields.Integer()
     type = fields.String()
     seat = fields.Integer(allow_none=True)
     actor = fields.String()
     data = fields.Raw()
+    sealed = fields.Raw()
     at = fields.String()
-    prev_hash = fields.String()
-    hash = fields.String()
+    command_id = fields.String(allow_none=True)
+    prev_hash = fields.String(allow_none=True)
+    hash = fields.String(allow_none=True)
 
 
 class ActedOut(Schema):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventOut))
     duplicate = fields.Boolean()
+    head = fields.Nested(HeadOut)
 
 
 class EventsPageOut(Schema):
     events = fields.List(fields.Nested(EventOut))
     last_version = fields.Integer()
     next_after = fields.Integer()
+    head = fields.Nested(HeadOut)
 
 
 class KindOut(Schema):

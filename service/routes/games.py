@@ -141,7 +141,7 @@ def act(game_id: str) -> Response:
         count("appends_total")
     table = acted.table
     events = [event_for(table, e, seat) for e in acted.envelopes]
-    payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate}
+    payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate, "head": table.head}
     return _json(schemas.one(schemas.ActedOut).dump(payload), headers=_etag(table))
 
 
@@ -171,6 +171,7 @@ def events(game_id: str) -> Response:
         "events": [event_for(table, e, seat) for e in envelopes],
         "last_version": table.version,
         "next_after": envelopes[-1].version if envelopes else after,
+        "head": table.head,
     }
     return _json(schemas.one(schemas.EventsPageOut).dump(page), headers=_etag(table))
 

@@ -60,7 +60,10 @@ def test_an_action_is_answered_with_the_callers_redacted_events(client: FlaskCli
     theirs = feed.get_json()["events"]
     assert theirs[0] == {**theirs[0], "type": "ActionTaken", "data": {}}
     assert theirs[1]["type"] == "CardDrawn" and theirs[1]["data"] == {}
-    assert "hash" not in theirs[1], "a hash over a hidden card could be brute-forced"
+    # The hash is public from the start: it covers the drawn card only as a salted commitment.
+    assert set(theirs[1]["sealed"]) == {"card"} and set(theirs[1]["sealed"]["card"]) == {"$commit"}
+    assert theirs[1]["hash"] == drawn["hash"] and theirs[1]["sealed"] == drawn["sealed"]
+    assert json.dumps(drawn["data"]["card"]) not in json.dumps(theirs)
 
 
 def test_if_match_carries_the_expected_version(client: FlaskClient) -> None:
