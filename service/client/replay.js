@@ -131,10 +131,10 @@ export async function showReplay(root, gameId, params) {
         for (let i = 0; i < 240 && !["finished", "failed", "stopped", "canceled"].includes(job.status); i += 1) {
           clear(out).append(`Auditing… ${job.progress?.done ?? 0}/${job.progress?.total || "?"}`);
           await new Promise((r) => setTimeout(r, 500));
-          job = await api(`/v1/jobs/${encodeURIComponent(job.id)}`);
+          job = await api(`/v1/jobs/${encodeURIComponent(job.id)}`, { token });
         }
         if (job.status !== "finished") throw new ApiError(500, { detail: job.error || `The audit ${job.status || "did not finish"}.` });
-        const report = job.result ? await api(job.result) : null;
+        const report = job.result ? await api(job.result, { token }) : null;
         clear(out);
         if (!report) { out.append("The audit finished."); return; }
         out.append(el("p", { class: report.ok ? "ok" : "error" }, report.ok ? `✓ Audit passed: ${report.versions} versions, ${report.actions} actions re-decided.` : `✗ Audit failed at version ${report.first_bad_version}: ${report.reason}`),
