@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import redis
 
-from events.envelope import GENESIS_HASH, NewEvent, chain
+from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
 from events.store import DEDUP_SECONDS, AppendResult, EventStore, Notice, VersionConflict, now_iso
 
 APPEND_LUA = """
@@ -129,8 +129,6 @@ class RedisEventStore(EventStore):
         raise RuntimeError("the head hash moved twice at the same version")
 
     def import_raw(self, game_id: str, entries: Sequence[tuple[int, str]]) -> None:
-        from events.envelope import Envelope
-
         last = Envelope.decode(entries[-1][1])
         if not self.redis.set(self.key(game_id, "head"), f"{last.version}:{last.hash}", nx=True):
             raise VersionConflict(0, self.last_version(game_id))
@@ -160,6 +158,14 @@ class RedisEventStore(EventStore):
     def read_raw(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, str]]:
         entries = self.redis.xrange(self.key(game_id, "events"), min=f"{after + 1}-0", max="+", count=limit)
         return [(int(entry_id.split(b"-")[0]), fields[b"e"].decode()) for entry_id, fields in entries]
+
+    def read_tail(self, game_id: str, after: int = 0) -> tuple[list[Envelope], int]:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0", max="+")
+        pipe.get(self.key(game_id, "head"))
+        entries, head = pipe.execute()
+        envelopes = [Envelope.decode(fields[b"e"]) for _, fields in entries]
+        return envelopes, 0 if head is None else int(head.split(b":", 1)[0])
 
     def last_version(self, game_id: str) -> int:
         head = self.redis.get(self.key(game_id, "head"))

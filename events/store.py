@@ -101,6 +101,11 @@ class EventStore(abc.ABC):
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         return [Envelope.decode(text) for _, text in self.read_raw(game_id, after, limit)]
 
+    def read_tail(self, game_id: str, after: int = 0) -> tuple[list[Envelope], int]:
+        """The events after ``after`` and the head's version, read together: a log whose
+        events end before its head has lost its tail."""
+        return self.read(game_id, after), self.last_version(game_id)
+
     def verify(self, game_id: str) -> ChainReport:
         return verify_chain(self.read_raw(game_id))
 

@@ -13,6 +13,14 @@ from projections.snapshots import Snapshots
 from projections.table import PLATFORM_EVENTS, PastLookup, Table, evolve
 
 SNAPSHOT_EVERY = 16
+
+
+class LogDamaged(Exception):
+    """The log ends before the head recorded with its last append: events were removed."""
+
+    def __init__(self, game_id: str, version: int, head_version: int) -> None:
+        super().__init__(f"game {game_id}'s log ends at version {version}, its head is at {head_version}")
+        self.game_id, self.version, self.head_version = game_id, version, head_version
 CACHE_SIZE = 2048
 
 
@@ -30,10 +38,12 @@ class Tables:
         if start is None:
             start = self.snapshots.get(game_id)
         after = 0 if start is None else start.version
-        tail = self.store.read(game_id, after=after)
+        tail, head_version = self.store.read_tail(game_id, after=after)
         if start is None and not tail:
             return None
         table = self.fold(game_id, start, tail)
+        if table.version < head_version:
+            raise LogDamaged(game_id, table.version, head_version)
         self.remember(table)
         return table
 

@@ -29,6 +29,7 @@ STATUS = {
     "precondition_required": 428,
     "rate_limited": 429,
     "internal_error": 500,
+    "log_damaged": 500,
     "unavailable": 503,
 }
 
@@ -57,6 +58,7 @@ TITLES = {
     "precondition_required": "Expected version required",
     "rate_limited": "Too many requests",
     "internal_error": "Internal error",
+    "log_damaged": "Game log damaged",
     "unavailable": "Service unavailable",
 }
 

@@ -21,13 +21,14 @@ from typing import Any, Protocol
 import redis
 
 from events.envelope import Envelope, NewEvent, canonical_json
+from events.ledger import Ledger
 from events.store import EventStore, VersionConflict
 from games import registry
 from games.base import Game, GameEvent, IllegalAction, InvalidOptions
 from games.codec import encode
 from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table
-from projections.tables import Tables
+from projections.tables import LogDamaged, Tables
 from projections.views import sealed_data
 from service.errors import CommandError
 
@@ -175,11 +176,13 @@ class Handler:
         tables: Tables,
         vault: Vault,
         scheduler: Scheduler | None = None,
+        ledger: Ledger | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
         self.vault = vault
         self.scheduler = scheduler
+        self.ledger = ledger
 
     # -- creating and joining -------------------------------------------------
 
@@ -295,7 +298,16 @@ class Handler:
     # -- acting ---------------------------------------------------------------
 
     def load(self, game_id: str) -> Table:
-        table = self.tables.load(game_id)
+        try:
+            table = self.tables.load(game_id)
+        except LogDamaged as damage:
+            raise CommandError(
+                "log_damaged",
+                f"Game {game_id}'s log ends at version {damage.version} but was appended up to version "
+                f"{damage.head_version}: events are missing. Nothing is served from it until the operator restores it.",
+                version=damage.version,
+                head_version=damage.head_version,
+            ) from None
         if table is None:
             raise CommandError("not_found", f"There is no game '{game_id}'.")
         return table
@@ -381,8 +393,16 @@ class Handler:
         if result.duplicate:
             return self._replayed(table, result.first_version, result.last_version)
         new = self.tables.advance(table, list(result.envelopes))
+        if new.status == "finished":
+            self.record_finished(new)
         self._scheduled(new)
         return Acted(new, result.envelopes)
+
+    def record_finished(self, table: Table) -> dict[str, Any] | None:
+        """Put a finished game's final head on the public ledger (once)."""
+        if self.ledger is None or table.status != "finished":
+            return None
+        return self.ledger.record(table.game_id, table.kind, table.version, table.head_hash, table.updated_at)
 
     # -- undo, with consent -----------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import redis
 
+from events.ledger import Ledger
 from events.redis_store import RedisEventStore
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
@@ -26,7 +27,8 @@ class Platform:
         self.snapshots = RedisSnapshots(client, prefix=config.prefix)
         self.tables = Tables(self.store, self.snapshots)
         self.vault = Vault(client, prefix=config.prefix)
-        self.handler = Handler(self.store, self.tables, self.vault, scheduler)
+        self.ledger = Ledger(client, prefix=config.prefix)
+        self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
 
     @classmethod
     def from_config(cls, config: Config, with_scheduler: bool = True) -> Platform:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from events.envelope import Envelope, verify_chain
+from events.ledger import verify_entries
 from events.store import VersionConflict
 from games.codec import decode
 from projections.audit import AuditReport, audit_entries
@@ -47,7 +48,7 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
 def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]:
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
-    envelopes = platform.store.read(game_id)
+    envelopes = platform.store.read(game_id, limit=table.version)
     events = [event_for(table, e, seat) for e in envelopes]
     return {
         "id": game_id,
@@ -56,6 +57,8 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
         "seed_commitment": table.seed_commitment,
         "seed": table.seed,
         "outcome": table.outcome,
+        "head": table.head,
+        "ledger": platform.ledger.of(game_id) if table.status == "finished" else None,
         "events": events,
     }
 
@@ -82,14 +85,53 @@ def render_replay(
 
 
 def audit_game(platform: Platform, game_id: str, progress: Progress | None = None) -> AuditReport:
-    platform.handler.load(game_id)
     entries = platform.store.read_raw(game_id)
+    if not entries and platform.store.last_version(game_id) == 0:
+        raise CommandError("not_found", f"There is no game '{game_id}'.")
     snapshot = platform.snapshots.get(game_id)
     report = audit_entries(game_id, entries, seed=platform.vault.seed(game_id), snapshot=snapshot, progress=progress)
+    if not entries:
+        return report
     first = Envelope.decode(entries[0][1])
     if first.type == "ForkedFrom" and report.checks.get("hash_chain", "").startswith("ok"):
         _audit_fork_origin(platform, first, report)
+    _audit_anchors(platform, game_id, Envelope.decode(entries[-1][1]), report)
     return report
+
+
+def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: AuditReport) -> None:
+    """The log's end against what recorded it elsewhere: the head written with each append,
+    the read models' position on the feed, and the ledger entry of a finished game. A log
+    that ends before any of them has lost its tail; one with another hash was rewritten."""
+    problems = []
+    head_version, head_hash = platform.store.head(game_id)
+    if head_version != last.version:
+        problems.append(
+            (last.version + 1, f"the log ends at version {last.version} but its head was appended at {head_version}: "
+                               "the tail is missing")
+            if head_version > last.version
+            else (head_version + 1, f"the log runs to version {last.version} past its head at {head_version}")
+        )
+    elif head_hash != last.hash:
+        problems.append((last.version, "the last event's hash is not the head's hash: the log was rewritten"))
+    from projections.read_models import ReadModels
+
+    fed = ReadModels(platform.redis, platform.config.prefix).applied_version(game_id)
+    if fed > last.version:
+        problems.append((last.version + 1, f"the feed announced version {fed}, the log ends at {last.version}: "
+                                           "the tail is missing"))
+    entry = platform.ledger.of(game_id)
+    if entry is not None and (entry["version"], entry["hash"]) != (last.version, last.hash):
+        problems.append((min(entry["version"], last.version + 1),
+                         f"the ledger holds this game ending at version {entry['version']} with another head"))
+    if problems:
+        version, reason = min(problems)
+        report.checks["anchors"] = reason
+        if report.ok or (report.first_bad_version or 0) > version:
+            report.ok, report.first_bad_version, report.reason = False, version, reason
+        return
+    anchors = ["head"] + (["feed"] if fed else []) + (["ledger"] if entry is not None else [])
+    report.checks["anchors"] = f"ok: the log ends where its {', '.join(anchors)} say (version {last.version})"
 
 
 def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport) -> None:
@@ -126,7 +168,11 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     """The whole log, unredacted: a header line, then one stored envelope per line.
     While the game is in play the header carries the seed: an export is the operator's."""
     table = platform.handler.load(game_id)
-    header = {"format": EXPORT_FORMAT, "game": game_id, "kind": table.kind, "versions": table.version}
+    header: dict[str, Any] = {
+        "format": EXPORT_FORMAT, "game": game_id, "kind": table.kind, "versions": table.version,
+        "head": {"version": table.version, "hash": table.head_hash},
+        "ledger": platform.ledger.of(game_id),
+    }
     if table.status != "finished":
         header["seed"] = platform.vault.seed(game_id)
     yield json.dumps(header)
@@ -157,21 +203,66 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
             f"The log fails its audit at version {report.first_bad_version}: {report.reason}.",
             first_bad_version=report.first_bad_version,
         )
-    # An id from a file is kept only if it looks like one of ours: it goes into Redis keys
-    # and RQ job ids, which allow letters, digits, "_" and "-".
-    game_id = original if GAME_ID.fullmatch(original) else secrets.token_urlsafe(9)
+    last = Envelope.decode(entries[-1][1])
+    first = Envelope.decode(entries[0][1])
+    own_id = first.data.get("id" if first.type == "ForkedFrom" else "game")
+    anchored = _check_import_anchors(platform, header, str(own_id), last) and original == own_id
+    # An id from a file is kept only when a ledger entry vouches for it (a finished game whose
+    # final head the entry holds), and only if it looks like one of ours: it goes into Redis
+    # keys and RQ job ids, which allow letters, digits, "_" and "-".
+    game_id = original if anchored and GAME_ID.fullmatch(original) else secrets.token_urlsafe(9)
     while True:
         try:
             platform.store.import_raw(game_id, entries)
             break
         except VersionConflict:  # the id is taken (perhaps by an import running at the same time)
             game_id = secrets.token_urlsafe(9)
-    last = Envelope.decode(entries[-1][1])
     seed = header.get("seed") or (last.data.get("seed") if last.type == "SeedRevealed" else None)
     if seed:
         platform.vault.set_seed(game_id, seed)
     assert verify_chain(platform.store.read_raw(game_id)).ok
     return game_id, report
+
+
+def _check_import_anchors(platform: Platform, header: dict[str, Any], original: str, last: Envelope) -> bool:
+    """Refuse a log that ends before the head its header names, or whose final head is not the
+    one the ledger entry it claims (or this server's ledger) holds. ``original`` is the id the
+    log names for itself. True when a ledger entry checked out, so that id may be trusted."""
+    head = header.get("head")
+    if head is not None and (not isinstance(head, dict) or (head.get("version"), head.get("hash")) != (
+        last.version, last.hash
+    )):
+        raise CommandError(
+            "invalid_request",
+            f"The log ends at version {last.version} but its header names another head: "
+            "events are missing or were rewritten.",
+            first_bad_version=last.version + 1 if isinstance(head, dict) and isinstance(head.get("version"), int)
+            and head["version"] > last.version else last.version,
+        )
+    ours = platform.ledger.of(original)
+    if ours is not None and (ours["version"], ours["hash"]) != (last.version, last.hash):
+        raise CommandError(
+            "invalid_request",
+            f"This server's ledger holds game {original} ending at version {ours['version']} with another head: "
+            "the log was rewritten.",
+            first_bad_version=min(ours["version"], last.version),
+        )
+    claimed = header.get("ledger")
+    if claimed is None:
+        return False
+    fields = ("index", "game", "kind", "version", "hash", "at", "prev", "entry_hash")
+    if not isinstance(claimed, dict) or any(name not in claimed for name in fields):
+        raise CommandError("invalid_request", "The header's ledger entry lacks fields: " + ", ".join(fields) + ".")
+    if verify_entries([claimed], str(claimed["prev"]), claimed["index"] if isinstance(claimed["index"], int) else 0):
+        raise CommandError("invalid_request", "The header's ledger entry does not match its own hash.")
+    if claimed["game"] != original or (claimed["version"], claimed["hash"]) != (last.version, last.hash):
+        raise CommandError(
+            "invalid_request",
+            f"The log's final head (version {last.version}) is not the one the ledger entry it claims holds.",
+            first_bad_version=min(int(claimed["version"]), last.version) if isinstance(claimed["version"], int)
+            else last.version,
+        )
+    return last.type == "SeedRevealed"
 
 
 def verify_seed(platform: Platform, game_id: str) -> dict[str, Any]:

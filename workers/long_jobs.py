@@ -16,9 +16,12 @@ from workers.scheduling import queue_names
 KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job}
 
 
-def enqueue(platform: Platform, kind: str, *args: Any) -> str:
+def enqueue(platform: Platform, kind: str, *args: Any, owner: str | None = None) -> str:
+    """Start a job. ``owner`` is the SHA-256 of the token that may read it (None: anyone)."""
     job_id = f"{kind}-{secrets.token_urlsafe(12)}"
-    platform.redis.hset(platform.key("job", job_id), mapping={"kind": kind, "done": 0, "total": 0})
+    platform.redis.hset(
+        platform.key("job", job_id), mapping={"kind": kind, "done": 0, "total": 0, "owner": owner or ""}
+    )
     platform.redis.expire(platform.key("job", job_id), jobs.RESULT_SECONDS)
     queue = Queue(queue_names(platform)[1], connection=platform.queue_redis, is_async=not platform.config.inline_jobs)
     queue.enqueue_call(KINDS[kind], args=(job_id, *args), job_id=job_id, timeout=3600, result_ttl=jobs.RESULT_SECONDS)
@@ -47,6 +50,12 @@ def status(platform: Platform, job_id: str) -> dict[str, Any] | None:
         "result": f"/v1/jobs/{job_id}/result" if "result" in fields else None,
         "error": error[0] if error else None,
     }
+
+
+def owner(platform: Platform, job_id: str) -> str | None:
+    """The token hash that may read the job ("" when anyone may), or None for no such job."""
+    value = platform.redis.hget(platform.key("job", job_id), "owner")
+    return None if value is None else value.decode()
 
 
 def result(platform: Platform, job_id: str) -> tuple[str, str] | None:

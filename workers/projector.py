@@ -43,6 +43,9 @@ class Projector:
         table = self.platform.tables.load(game_id)
         if table is not None:
             self.models.apply(table)
+            # A process killed between ending a game and recording it: the ledger catches up here.
+            if table.status == "finished" and self.platform.ledger.of(game_id) is None:
+                self.platform.handler.record_finished(table)
 
     def step(self, block_ms: int = 1000, count: int = 100) -> int:
         """Claim stale entries, read new ones, apply and ack; return how many were handled."""

@@ -8,11 +8,12 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, fields, validate
 
 from service import tooling
 from service.errors import CommandError
+from service.handler import token_hash
 from service.http import bearer, body, caller_seat, platform
 from service.routes.games import game_body
 from service.schemas import MAX_VERSION, PlayerIn
@@ -59,20 +60,54 @@ def replay(game_id: str) -> Response:
     return _json(tooling.replay(platform(), game_id, seat))
 
 
+@bp.get("/v1/ledger")
+def ledger() -> Response:
+    """The public ledger of finished games, paged by index."""
+    after = _int_arg("after", 0, 0, 2**53)
+    limit = _int_arg("limit", 100, 1, 1000)
+    entries = platform().ledger.page(after, limit)
+    last = platform().ledger.last()
+    return _json({
+        "entries": entries,
+        "next_after": entries[-1]["index"] if entries else after,
+        "head": None if last is None else {"index": last["index"], "entry_hash": last["entry_hash"]},
+    })
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError("invalid_request", f"{name} must be a whole number.") from None
+    if not low <= value <= high:
+        raise CommandError("invalid_request", f"{name} must be between {low} and {high}.")
+    return value
+
+
 @bp.post("/v1/games/<game_id>/replays")
 def start_replay(game_id: str) -> Response:
     seat = caller_seat(game_id)
     platform().handler.load(game_id)
-    job = long_jobs.enqueue(platform(), "replay", game_id, seat)
+    job = long_jobs.enqueue(platform(), "replay", game_id, seat, owner=_owner(seat))
     return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
 
 
 @bp.post("/v1/games/<game_id>/audits")
 def start_audit(game_id: str) -> Response:
-    caller_seat(game_id)
+    seat = caller_seat(game_id)
     platform().handler.load(game_id)
-    job = long_jobs.enqueue(platform(), "audit", game_id)
+    job = long_jobs.enqueue(platform(), "audit", game_id, owner=_owner(seat))
     return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+def _owner(seat: int | None) -> str | None:
+    """Who may read a job: the seat token that started it; anyone, for a job a spectator
+    started (it holds only what a spectator may see)."""
+    token = bearer()
+    return None if seat is None or token is None else token_hash(token)
 
 
 @bp.post("/v1/projections/rebuilds")
@@ -87,12 +122,25 @@ def start_rebuild() -> Response:
             "forbidden",
             "Rebuilding the read models is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token.",
         )
-    job = long_jobs.enqueue(platform(), "rebuild")
+    job = long_jobs.enqueue(platform(), "rebuild", owner=token_hash(token))
     return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+def _readable_job(job_id: str) -> None:
+    """A job started with a token is the token's: anyone else is told there is no such job."""
+    owner = long_jobs.owner(platform(), job_id)
+    token = bearer()
+    if owner is None or (owner and (token is None or not hmac.compare_digest(token_hash(token), owner))):
+        raise CommandError(
+            "not_found",
+            f"There is no job '{job_id}' for this caller: a job started with a token is visible only with "
+            "that token, and results are kept for a day.",
+        )
 
 
 @bp.get("/v1/jobs/<job_id>")
 def job_status(job_id: str) -> Response:
+    _readable_job(job_id)
     found = long_jobs.status(platform(), job_id)
     if found is None:
         raise CommandError("not_found", f"There is no job '{job_id}' (results are kept for a day).")
@@ -101,6 +149,7 @@ def job_status(job_id: str) -> Response:
 
 @bp.get("/v1/jobs/<job_id>/result")
 def job_result(job_id: str) -> Response:
+    _readable_job(job_id)
     found = long_jobs.result(platform(), job_id)
     if found is None:
         raise CommandError("not_found", f"Job '{job_id}' has no result (yet).")

@@ -72,8 +72,12 @@ def test_only_the_operator_starts_a_rebuild_and_its_job_rebuilds_what_live_play_
     assert projector.models.snapshot() != live
     queued = client.post("/v1/projections/rebuilds", headers={"Authorization": f"Bearer {OPERATOR}"})
     assert queued.status_code == 202, queued.get_data(as_text=True)
-    job = client.get(queued.headers["Location"]).get_json()
+    operator = {"Authorization": f"Bearer {OPERATOR}"}
+    job = client.get(queued.headers["Location"], headers=operator).get_json()
     assert job["kind"] == "rebuild" and job["status"] == "finished"
     assert job["progress"]["done"] == job["progress"]["total"] == 3
-    assert client.get(job["result"]).get_json() == {"games": 3}
+    assert client.get(job["result"], headers=operator).get_json() == {"games": 3}
+    # The operator's job is the operator's: to anyone else it does not exist.
+    assert client.get(queued.headers["Location"]).status_code == 404
+    assert client.get(job["result"], headers={"Authorization": "Bearer someone-else"}).status_code == 404
     assert projector.models.snapshot() == live

@@ -1,0 +1,105 @@
+"""The ledger of finished games: a public hash chain of their final heads.
+
+When a game ends, ``{"index", "game", "kind", "version", "hash", "at"}`` joins the
+ledger, hashed as ``sha256(prev + "\\n" + canonical JSON of that entry)`` with ``prev``
+the entry before it (64 zeros for the first). Anyone may copy the ledger; once copied,
+a finished game cannot be rewritten, even with every hash of its log recomputed,
+without its final hash leaving the ledger's chain (``docs/verification.md``, section 6).
+
+Stored as one stream, ``<p>:ledger`` (entry ids ``<index>-0``), and ``<p>:ledger:games``
+(game -> index). Recording is idempotent: the handler records a game when its last
+command ends it, and the projector records any finished game the handler did not
+(a process killed between the two writes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import redis
+
+from events.envelope import GENESIS_HASH, canonical_json
+
+HASHED = ("index", "game", "kind", "version", "hash", "at")
+
+RECORD_LUA = """
+local known = redis.call('HGET', KEYS[2], ARGV[1])
+if known then return {'known', known} end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local index = 0
+if #last > 0 then index = tonumber(string.match(last[1][1], '^(%d+)')) end
+if index + 1 ~= tonumber(ARGV[2]) then return {'moved', tostring(index)} end
+redis.call('XADD', KEYS[1], ARGV[2] .. '-0', 'e', ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return {'ok', ARGV[2]}
+"""
+
+
+def entry_hash(prev: str, entry: Mapping[str, Any]) -> str:
+    body = {name: entry[name] for name in HASHED}
+    return hashlib.sha256((prev + "\n" + canonical_json(body)).encode()).hexdigest()
+
+
+def verify_entries(entries: Iterable[Mapping[str, Any]], prev: str = GENESIS_HASH, start: int = 1) -> str | None:
+    """None when the entries chain from ``prev``; else the first problem, naming its index."""
+    index = start
+    for entry in entries:
+        if entry.get("index") != index:
+            return f"ledger entry {index} is missing or out of order"
+        if entry.get("prev") != prev:
+            return f"ledger entry {index} does not link to the entry before it"
+        if entry_hash(prev, entry) != entry.get("entry_hash"):
+            return f"ledger entry {index} does not match its hash"
+        prev = str(entry["entry_hash"])
+        index += 1
+    return None
+
+
+class Ledger:
+    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
+        self.redis = client
+        self.key = f"{prefix}:ledger"
+        self.games_key = f"{prefix}:ledger:games"
+        self._record = client.register_script(RECORD_LUA)
+
+    def record(self, game_id: str, kind: str, version: int, head_hash: str, at: str) -> dict[str, Any]:
+        """Add a finished game's final head (once: a game already there keeps its entry)."""
+        while True:
+            last = self.last()
+            prev = GENESIS_HASH if last is None else str(last["entry_hash"])
+            index = 1 if last is None else int(last["index"]) + 1
+            entry: dict[str, Any] = {
+                "index": index, "game": game_id, "kind": kind, "version": version, "hash": head_hash, "at": at,
+            }
+            entry["prev"] = prev
+            entry["entry_hash"] = entry_hash(prev, entry)
+            status, value = self._record(keys=[self.key, self.games_key], args=[game_id, index, json.dumps(entry)])
+            if status.decode() in ("ok", "known"):
+                found = self.at(int(value))
+                assert found is not None
+                return found
+            # another game ended at the same moment and took this index: chain after it
+
+    def last(self) -> dict[str, Any] | None:
+        entries = self.redis.xrevrange(self.key, "+", "-", count=1)
+        return None if not entries else _decode(entries[0])
+
+    def at(self, index: int) -> dict[str, Any] | None:
+        entries = self.redis.xrange(self.key, f"{index}-0", f"{index}-0")
+        return None if not entries else _decode(entries[0])
+
+    def of(self, game_id: str) -> dict[str, Any] | None:
+        index = self.redis.hget(self.games_key, game_id)
+        return None if index is None else self.at(int(index))
+
+    def page(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        entries = self.redis.xrange(self.key, f"{after + 1}-0", "+", count=limit)
+        return [_decode(e) for e in entries]
+
+
+def _decode(entry: Any) -> dict[str, Any]:
+    _, fields = entry
+    return dict(json.loads(fields[b"e"]))

@@ -1,0 +1,651 @@
+"""A verifier of tablestream games that imports nothing of tablestream.
+
+It follows ``docs/verification.md`` alone, with SHA-256, HMAC-SHA256 and a JSON parser:
+given a game's record (``GET /v1/games/{id}/replay``) or an operator's export
+(``tablestream export``), it checks, in the spec's order and stopping at the first
+failure, that versions run without a gap, that the hash chain links and recomputes,
+that the head, the ledger entry and any head a client kept agree with the log's end,
+and, once the game is over, that the seed matches its commitment, that every
+commitment opens to the revealed data and that every random draw re-derives from the
+seed. ``service/client/verify.js`` is the same verifier for the browser; the two give
+the same verdict, word for word, on the same record.
+
+Standard library only, on purpose: a copy of this file is all anyone needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import re
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+EXPORT_FORMAT = "tablestream-export/1"
+COMMIT = "$commit"
+ACTOR_TYPES = ("GameCreated", "ForkedFrom")
+LEDGER_HASHED = ("index", "game", "kind", "version", "hash", "at")
+MAX_SAFE = 2**53 - 1  # the integers every JSON reader (JavaScript's included) keeps exact
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class Unreadable(ValueError):
+    """The input is not a record or an export at all (nothing to verify)."""
+
+
+class Failed(Exception):
+    """A check failed at ``version`` for ``reason``."""
+
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(reason)
+        self.version = version
+        self.reason = reason
+
+
+@dataclass
+class Verdict:
+    ok: bool = True
+    first_bad_version: int | None = None
+    reason: str | None = None
+    game: str | None = None
+    kind: str | None = None
+    events: int = 0
+    over: bool = False
+    commitments: int = 0
+    draws: int = 0
+    checked: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "first_bad_version": self.first_bad_version,
+            "reason": self.reason,
+            "game": self.game,
+            "kind": self.kind,
+            "events": self.events,
+            "over": self.over,
+            "commitments": self.commitments,
+            "draws": self.draws,
+            "checked": list(self.checked),
+        }
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"✓ {'; '.join(self.checked)}"
+        return f"✗ version {self.first_bad_version}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Head:
+    version: int
+    hash: str | None
+
+
+# -- section 1: canonical JSON ----------------------------------------------------
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no whitespace, non-ASCII as itself (docs/verification.md, section 1)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def plain_problem(value: Any) -> str | None:
+    """Why ``value`` has no canonical text both verifiers agree on, or None: numbers must
+    be whole and within 2**53, text valid Unicode."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, int):
+            if abs(item) > MAX_SAFE:
+                return "holds a number too large to be read exactly"
+        elif isinstance(item, float):
+            return "holds a number that is not a whole number"
+        elif isinstance(item, str):
+            if not _valid_text(item):
+                return "holds text that is not valid Unicode"
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if not _valid_text(key):
+                    return "holds text that is not valid Unicode"
+                stack.append(inner)
+    return None
+
+
+def _valid_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def sha256_hex(text: str | bytes) -> str:
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+def hmac_sha256(key: str, message: str) -> bytes:
+    return hmac.new(key.encode(), message.encode(), hashlib.sha256).digest()
+
+
+# -- section 2: the chain ------------------------------------------------------------
+
+
+def hashed_body(event: dict[str, Any]) -> dict[str, Any]:
+    schema = event.get("schema", 1)
+    body = {
+        "version": event["version"],
+        "type": event["type"],
+        "seat": event["seat"],
+        "actor": event["actor"],
+        "data": event["sealed"] if schema != 1 and "sealed" in event else event["data"],
+        "at": event["at"],
+        "command_id": event["command_id"],
+    }
+    if schema != 1:
+        body["schema"] = schema
+    return body
+
+
+def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
+    return sha256_hex(prev_hash + "\n" + canonical_json(hashed_body(event)))
+
+
+def event_problem(event: Any) -> str | None:
+    """Why ``event`` is not an event the chain rule can hash, or None."""
+    if not isinstance(event, dict):
+        return "the event is not a JSON object"
+    schema = event.get("schema", 1)
+    if schema not in (1, 2) or isinstance(schema, bool):
+        return f"the event has an unknown envelope schema {json.dumps(schema)}"
+    if event.get("hash") is None and event.get("prev_hash") is None and schema == 1:
+        return "the event shows no hash: a game begun before schema 2 shows its hashes only once it is over"
+    expected: list[tuple[str, tuple[type, ...], bool]] = [
+        ("type", (str,), False), ("seat", (int,), True), ("actor", (str,), False), ("data", (dict,), False),
+        ("at", (str,), False), ("command_id", (str,), True), ("prev_hash", (str,), False), ("hash", (str,), False),
+    ]
+    for name, types, nullable in expected:
+        if name not in event:
+            return f"the event has no {name}"
+        value = event[name]
+        if value is None and nullable:
+            continue
+        if not isinstance(value, types) or isinstance(value, bool):
+            return f"the event's {name} is not {'an object' if dict in types else 'a ' + types[0].__name__}"
+    if "sealed" in event:
+        if schema == 1:
+            return "a schema-1 event carries a sealed form its hash does not cover"
+        if not isinstance(event["sealed"], dict):
+            return "the event's sealed form is not an object"
+    problem = plain_problem(event)
+    return f"the event {problem}" if problem else None
+
+
+def check_event(event: Any, prev_hash: str, version: int) -> tuple[str | None, str | None]:
+    """One event against the hash before it, for checking live: (problem, its hash)."""
+    if not isinstance(event, dict) or event.get("version") != version or isinstance(event.get("version"), bool):
+        return f"version {version} is missing or out of order", None
+    problem = event_problem(event)
+    if problem:
+        return problem, None
+    if event["prev_hash"] != prev_hash:
+        return "prev_hash is not the hash of the event before it", None
+    digest = event_hash(prev_hash, event)
+    if digest != event["hash"]:
+        return "the event's content does not match its hash", None
+    return None, digest
+
+
+# -- section 3: commitments -----------------------------------------------------------
+
+
+def salt(seed: str, version: int, path: Sequence[str | int]) -> bytes:
+    return hmac_sha256(seed, f"tablestream/salt/2\n{version}\n{canonical_json(list(path))}")
+
+
+def commitment(salt_bytes: bytes, value: Any) -> str:
+    return sha256_hex(salt_bytes + canonical_json(value).encode())
+
+
+def is_commitment(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(COMMIT), str)
+
+
+def spell(path: Sequence[str | int]) -> str:
+    return "data" + "".join(f"[{canonical_json(p)}]" for p in path)
+
+
+def open_sealed(sealed: Any, data: Any, seed: str | None, version: int) -> int:
+    """Check ``data`` against the ``sealed`` form its hash covers; raise Failed, else the
+    number of commitments opened. Without the seed (a game in play) commitments are
+    skipped, and so is whatever the caller is not shown of them."""
+    opened = 0
+    stack: list[tuple[Any, Any, tuple[str | int, ...]]] = [(sealed, data, ())]
+    while stack:
+        s, d, path = stack.pop()
+        if is_commitment(s):
+            if seed is not None:
+                if commitment(salt(seed, version, path), d) != s[COMMIT]:
+                    raise Failed(version, f"the hidden value at {spell(path)} does not match its commitment")
+                opened += 1
+            continue
+        if isinstance(s, dict) and isinstance(d, dict):
+            for key in sorted(set(s) | set(d), reverse=True):
+                if key not in d:
+                    if seed is not None or not is_commitment(s[key]):
+                        raise Failed(version, f"{spell((*path, key))} is missing from the data")
+                elif key not in s:
+                    raise Failed(version, f"{spell((*path, key))} is in the data but not in the sealed form")
+                else:
+                    stack.append((s[key], d[key], (*path, key)))
+            continue
+        if isinstance(s, list) and isinstance(d, list) and len(s) == len(d):
+            stack.extend((s[i], d[i], (*path, i)) for i in range(len(s) - 1, -1, -1))
+            continue
+        if canonical_json(s) != canonical_json(d):
+            raise Failed(version, f"the data at {spell(path)} differs from the sealed form its hash covers")
+    return opened
+
+
+# -- section 5: random draws -------------------------------------------------------------
+
+
+def byte_stream(seed: str, label: str) -> Iterator[int]:
+    counter = 0
+    while True:
+        yield from hmac_sha256(seed, f"tablestream/draw/2\n{label}\n{counter}")
+        counter += 1
+
+
+def below(n: int, stream: Iterator[int]) -> int:
+    if n == 1:
+        return 0
+    bits = (n - 1).bit_length()
+    width = (bits + 7) // 8
+    mask = (1 << bits) - 1
+    while True:
+        value = int.from_bytes(bytes(next(stream) for _ in range(width)), "big") & mask
+        if value < n:
+            return value
+
+
+def shuffled(items: Sequence[Any], seed: str, label: str) -> list[Any]:
+    out = sorted(items, key=lambda item: canonical_json(item).encode())
+    stream = byte_stream(seed, label)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(i + 1, stream)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_draws(draws: Any, seed: str, version: int) -> int:
+    """Re-derive one event's ``data.draws``; raise Failed, else how many there were."""
+    if draws is None:
+        return 0
+    if not isinstance(draws, list):
+        raise Failed(version, "the draws are not a list")
+    for k, draw in enumerate(draws):
+        label = f"v{version}/{k}"
+        if not isinstance(draw, dict) or draw.get("label") != label:
+            raise Failed(version, f"draw {k} is not labelled {label}")
+        result = draw.get("result")
+        if "integer" in draw:
+            bounds = draw["integer"]
+            if not (isinstance(bounds, list) and len(bounds) == 2 and all(map(_is_int, bounds))
+                    and bounds[0] <= bounds[1]):
+                raise Failed(version, f"draw {label} has no valid range")
+            low, high = bounds
+            if result != low + below(high - low + 1, byte_stream(seed, label)) or not _is_int(result):
+                raise Failed(version, f"draw {label} is not what the seed gives")
+        elif "shuffle" in draw:
+            if not (_is_int(draw["shuffle"]) and isinstance(result, list) and len(result) == draw["shuffle"]):
+                raise Failed(version, f"shuffle {label} does not hold its {draw['shuffle']} items")
+            if canonical_json(shuffled(result, seed, label)) != canonical_json(result):
+                raise Failed(version, f"shuffle {label} is not what the seed gives")
+        else:
+            raise Failed(version, f"draw {label} is neither an integer nor a shuffle")
+    return len(draws)
+
+
+# -- section 6: the ledger ----------------------------------------------------------------
+
+
+def ledger_entry_hash(entry: dict[str, Any]) -> str:
+    body = {name: entry[name] for name in LEDGER_HASHED}
+    return sha256_hex(f"{entry['prev']}\n{canonical_json(body)}")
+
+
+# -- reading a record ---------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """A replay or an export, reduced to the fields the spec names."""
+
+    events: list[Any]
+    game: str | None = None
+    kind: str | None = None
+    status: str | None = None
+    seed_commitment: str | None = None
+    seed: str | None = None
+    outcome: Any = None
+    has_outcome: bool = False
+    head: Any = None
+    ledger: Any = None
+    versions: Any = None
+
+
+def _loads(text: str) -> Any:
+    def whole(number: str) -> Any:
+        value = float(number)
+        return int(value) if value.is_integer() else value
+
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_float=whole, parse_constant=refuse)
+
+
+def parse_record(text: str) -> Record:
+    """A replay record (one JSON object) or an export (NDJSON after its header line)."""
+    text = text.lstrip("\ufeff")
+    try:
+        whole = _loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict) and "events" in whole:
+        return record_from_replay(whole)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise Unreadable("the input is empty")
+    try:
+        header = _loads(lines[0])
+    except ValueError:
+        raise Unreadable("the input is neither a game's record (JSON) nor an export (NDJSON)") from None
+    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+        raise Unreadable(f"the input is neither a game's record nor a {EXPORT_FORMAT} export")
+    events = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            events.append(_loads(line))
+        except ValueError:
+            raise Unreadable(f"line {number} of the export is not JSON") from None
+    return Record(
+        events=events,
+        game=header.get("game") if isinstance(header.get("game"), str) else None,
+        kind=header.get("kind") if isinstance(header.get("kind"), str) else None,
+        seed=header.get("seed"),
+        head=header.get("head"),
+        ledger=header.get("ledger"),
+        versions=header.get("versions"),
+    )
+
+
+def record_from_replay(raw: dict[str, Any]) -> Record:
+    if not isinstance(raw.get("events"), list):
+        raise Unreadable("the record's events are not a list")
+    return Record(
+        events=raw["events"],
+        game=raw.get("id") if isinstance(raw.get("id"), str) else None,
+        kind=raw.get("kind") if isinstance(raw.get("kind"), str) else None,
+        status=raw.get("status"),
+        seed_commitment=raw.get("seed_commitment"),
+        seed=raw.get("seed"),
+        outcome=raw.get("outcome"),
+        has_outcome="outcome" in raw,
+        head=raw.get("head"),
+        ledger=raw.get("ledger"),
+    )
+
+
+# -- the checks of section 7, in order -----------------------------------------------------
+
+
+def verify(record: Record | dict[str, Any], expected_head: tuple[int, str] | None = None) -> Verdict:
+    """Check ``record`` as docs/verification.md section 7 says; ``expected_head`` is a
+    ``(version, hash)`` a client kept, which the log must still reach and hold."""
+    if isinstance(record, dict):
+        record = record_from_replay(record)
+    verdict = Verdict(game=record.game, kind=record.kind, events=len(record.events))
+    try:
+        _verify(record, expected_head, verdict)
+    except Failed as failure:
+        verdict.ok, verdict.first_bad_version, verdict.reason = False, failure.version, failure.reason
+    return verdict
+
+
+def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verdict) -> None:
+    events = record.events
+    if not events:
+        raise Failed(1, "the log is empty")
+    # 1. versions 1, 2, ... with no gap
+    for position, event in enumerate(events, start=1):
+        version = event.get("version") if isinstance(event, dict) else None
+        if version != position or isinstance(version, bool):
+            raise Failed(position, f"version {position} is missing or out of order")
+    last = len(events)
+    verdict.checked.append(f"versions 1 to {last} with no gap")
+    # 2. the chain
+    prev_hash = GENESIS_HASH
+    for event in events:
+        problem, digest = check_event(event, prev_hash, event["version"])
+        if problem:
+            raise Failed(event["version"], problem)
+        assert digest is not None
+        prev_hash = digest
+    verdict.checked.append(f"chain of {last} events linked and hashed")
+    # 3. anchors: the head, the ledger entry, a head the client kept
+    last_hash = events[-1]["hash"]
+    head = _head_of(record)
+    if head is not None:
+        _check_anchor(head, last, last_hash, "its head")
+        verdict.checked.append(f"head at version {head.version}" if head.hash else f"{head.version} versions")
+    if record.ledger is not None:
+        index = _check_ledger(record, last, last_hash)
+        verdict.checked.append(f"ledger entry {index} holds this game's final head")
+    if expected_head is not None:
+        version, digest = expected_head
+        if version > last:
+            raise Failed(last + 1, f"the log ends at version {last}, before the head you kept at version {version}")
+        if events[version - 1]["hash"] != digest:
+            raise Failed(version, f"the log has another hash at version {version} than the head you kept")
+        verdict.checked.append(f"the head you kept at version {version}")
+    # 4. the seed, commitments and draws (or, in play, the open parts of the seals)
+    _check_contents(record, verdict)
+
+
+def _head_of(record: Record) -> Head | None:
+    head = record.head
+    if head is None:
+        versions = record.versions
+        return Head(versions, None) if _is_int(versions) else None
+    if not isinstance(head, dict) or not _is_int(head.get("version")) \
+            or not isinstance(head.get("hash"), (str, type(None))):
+        raise Failed(len(record.events), "the record's head is not a version and a hash")
+    return Head(head["version"], head["hash"])
+
+
+def _check_anchor(head: Head, last: int, last_hash: str, name: str) -> None:
+    if head.version > last:
+        raise Failed(last + 1, f"the log ends at version {last} but {name} is at version {head.version}: "
+                               "events are missing")
+    if head.version < last:
+        raise Failed(head.version + 1, f"the log runs past {name} at version {head.version}")
+    if head.hash is not None and head.hash != last_hash:
+        raise Failed(last, f"the last event's hash is not the hash of {name}")
+
+
+def _check_ledger(record: Record, last: int, last_hash: str) -> int:
+    entry = record.ledger
+    types = {"index": int, "game": str, "kind": str, "version": int, "hash": str, "at": str, "prev": str,
+             "entry_hash": str}
+    if not isinstance(entry, dict) or any(
+        not isinstance(entry.get(name), kind) or isinstance(entry.get(name), bool) for name, kind in types.items()
+    ) or plain_problem(entry) is not None:
+        raise Failed(last, "the ledger entry is not a valid entry")
+    if entry["index"] < 1 or (entry["index"] == 1 and entry["prev"] != GENESIS_HASH):
+        raise Failed(last, "the ledger entry does not follow the entry before it")
+    if ledger_entry_hash(entry) != entry["entry_hash"]:
+        raise Failed(last, "the ledger entry does not match its entry hash")
+    if record.game is not None and entry["game"] != record.game:
+        raise Failed(last, f"the ledger entry is for game {entry['game']}, not this one")
+    if record.kind is not None and entry["kind"] != record.kind:
+        raise Failed(last, f"the ledger entry is for a game of kind {entry['kind']}, not {record.kind}")
+    _check_anchor(Head(entry["version"], entry["hash"]), last, last_hash, "its ledger entry")
+    return int(entry["index"])
+
+
+def _check_contents(record: Record, verdict: Verdict) -> None:
+    events = record.events
+    first, final = events[0], events[-1]
+    last = len(events)
+    if first["type"] not in ACTOR_TYPES:
+        raise Failed(1, "the log does not begin with GameCreated or ForkedFrom")
+    seed_commitment = first["data"].get("seed_commitment")
+    if not isinstance(seed_commitment, str):
+        raise Failed(1, "the first event carries no seed commitment")
+    if record.kind is not None and first["data"].get("kind") != record.kind:
+        raise Failed(1, f"the first event is not a game of kind {record.kind}")
+    if record.seed_commitment is not None and record.seed_commitment != seed_commitment:
+        raise Failed(1, "the record's seed commitment is not the first event's")
+    for event in events[:-1]:
+        if event["type"] == "SeedRevealed":
+            raise Failed(event["version"], "the seed is revealed before the last event")
+    over = final["type"] == "SeedRevealed"
+    verdict.over = over
+    if record.status == "finished" and not over:
+        raise Failed(last + 1, "the record says the game is over, but its log ends without revealing the seed")
+    if record.status is not None and record.status != "finished" and over:
+        raise Failed(last, "the log reveals the seed, but the record says the game is in play")
+    seed: str | None = None
+    if over:
+        seed = final["data"].get("seed")
+        if not isinstance(seed, str) or sha256_hex(seed) != seed_commitment:
+            raise Failed(last, "the revealed seed does not match the seed commitment")
+        if record.seed is not None and record.seed != seed:
+            raise Failed(last, "the record's seed is not the one the last event reveals")
+        if record.has_outcome and canonical_json(record.outcome) != canonical_json(final["data"].get("outcome")):
+            raise Failed(last, "the record's outcome is not the one the last event holds")
+        verdict.checked.append("seed matches its commitment")
+    elif record.seed is not None:
+        # an operator's export of a game in play carries the seed in its header
+        if not isinstance(record.seed, str) or sha256_hex(record.seed) != seed_commitment:
+            raise Failed(1, "the record's seed does not match the seed commitment")
+        seed = record.seed
+        verdict.checked.append("seed (not yet revealed) matches its commitment")
+    sealed_events = 0
+    for event in events:
+        if "sealed" in event:
+            sealed_events += 1
+            verdict.commitments += open_sealed(event["sealed"], event["data"], seed, event["version"])
+    if seed is None:
+        verdict.checked.append(f"open parts of {sealed_events} sealed events match the data")
+        return
+    verdict.checked.append(f"{verdict.commitments} commitments opened")
+    if first.get("schema", 1) == 1:
+        verdict.checked.append("draws not re-derived: the game predates recipe 2")
+        return
+    for event in events:
+        if event["type"] in ("GameCreated", "ActionTaken"):
+            verdict.draws += check_draws(event["data"].get("draws"), seed, event["version"])
+    verdict.checked.append(f"{verdict.draws} draws re-derived")
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def read_source(source: str, token: str | None = None, timeout: float = 30.0) -> str:
+    """The text of a file, ``-`` (stdin), or a URL (a game's replay, page or API URL)."""
+    if source == "-":
+        return sys.stdin.read()
+    if re.match(r"https?://", source):
+        request = urllib.request.Request(replay_url(source), headers={"Accept": "application/json"})
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only)
+                return str(response.read().decode("utf-8"))
+        except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+            raise Unreadable(f"cannot read {source}: {error}") from None
+    try:
+        with open(source, encoding="utf-8") as stream:
+            return stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise Unreadable(f"cannot read {source}: {error}") from None
+
+
+def replay_url(url: str) -> str:
+    """``.../v1/games/ID/replay`` for a game's API URL or the web client's page of it."""
+    parts = urllib.parse.urlsplit(url)
+    page = re.match(r"#?/(?:game|replay)/([^/?#]+)", parts.fragment and "#" + parts.fragment or "")
+    if page:
+        return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"/v1/games/{page.group(1)}/replay", "", ""))
+    game = re.fullmatch(r"(.*/v1/games/[^/]+)/?", parts.path)
+    if game:
+        return urllib.parse.urlunsplit((parts.scheme, parts.netloc, game.group(1) + "/replay", parts.query, ""))
+    return url
+
+
+def parse_head(text: str) -> tuple[int, str]:
+    version, _, digest = text.partition(":")
+    if not version.isdigit() or int(version) < 1 or not HEX64.fullmatch(digest):
+        raise argparse.ArgumentTypeError("a head is VERSION:HASH, the hash as 64 lower-case hex digits")
+    return int(version), digest
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="a replay record (JSON) or an export (NDJSON): a file, - for stdin, or a URL")
+    parser.add_argument("--head", type=parse_head, default=None, metavar="V:HASH",
+                        help="a head you kept: the log must reach version V and have HASH there")
+    parser.add_argument("--token", default=None, help="a seat token, to fetch a game in play as that seat")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """0 when the record verifies, 1 when it does not, 2 when it cannot be read."""
+    try:
+        record = parse_record(read_source(args.source, args.token))
+    except Unreadable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    verdict = verify(record, args.head)
+    if args.json:
+        print(json.dumps(verdict.as_json(), indent=2, ensure_ascii=False))
+    else:
+        name = f"game {verdict.game}" if verdict.game else "the record"
+        print(f"{name} ({verdict.kind or 'kind unknown'}, {verdict.events} events, "
+              f"{'over' if verdict.over else 'in play'})")
+        if verdict.ok:
+            for line in verdict.checked:
+                print(f"  ✓ {line}")
+            print("verified")
+        else:
+            for line in verdict.checked:
+                print(f"  ✓ {line}")
+            print(f"FAILED at version {verdict.first_bad_version}: {verdict.reason}")
+    return 0 if verdict.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="verifier", description="Verify a tablestream game's record.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
