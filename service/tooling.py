@@ -49,6 +49,14 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
     envelopes = platform.store.read(game_id, limit=table.version)
+    if len(envelopes) != table.version:
+        raise CommandError(
+            "log_damaged",
+            f"Game {game_id}'s log holds {len(envelopes)} events but the game is at version {table.version}: "
+            "events are missing. Nothing is served from it until the operator restores it.",
+            version=len(envelopes),
+            head_version=table.version,
+        )
     events = [event_for(table, e, seat) for e in envelopes]
     return {
         "id": game_id,
@@ -125,7 +133,7 @@ def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: Aud
         problems.append((min(entry["version"], last.version + 1),
                          f"the ledger holds this game ending at version {entry['version']} with another head"))
     if problems:
-        version, reason = min(problems)
+        version, reason = min(problems, key=lambda problem: problem[0])
         report.checks["anchors"] = reason
         if report.ok or (report.first_bad_version or 0) > version:
             report.ok, report.first_bad_version, report.reason = False, version, reason
