@@ -31,7 +31,7 @@ from typing import Any
 GENESIS_HASH = "0" * 64
 EXPORT_FORMAT = "tablestream-export/1"
 COMMIT = "$commit"
-ACTOR_TYPES = ("GameCreated", "ForkedFrom")
+FIRST_TYPES = ("GameCreated", "ForkedFrom")
 LEDGER_HASHED = ("index", "game", "kind", "version", "hash", "at")
 MAX_SAFE = 2**53 - 1  # the integers every JSON reader (JavaScript's included) keeps exact
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -169,7 +169,7 @@ def event_problem(event: Any) -> str | None:
     schema = event.get("schema", 1)
     if schema not in (1, 2) or isinstance(schema, bool):
         return f"the event has an unknown envelope schema {json.dumps(schema)}"
-    if event.get("hash") is None and event.get("prev_hash") is None and schema == 1:
+    if schema == 1 and event.get("hash") is None:
         return "the event shows no hash: a game begun before schema 2 shows its hashes only once it is over"
     expected: list[tuple[str, tuple[type, ...], bool]] = [
         ("type", (str,), False), ("seat", (int,), True), ("actor", (str,), False), ("data", (dict,), False),
@@ -226,36 +226,35 @@ def spell(path: Sequence[str | int]) -> str:
     return "data" + "".join(f"[{canonical_json(p)}]" for p in path)
 
 
-def open_sealed(sealed: Any, data: Any, seed: str | None, version: int) -> int:
-    """Check ``data`` against the ``sealed`` form its hash covers; raise Failed, else the
-    number of commitments opened. Without the seed (a game in play) commitments are
-    skipped, and so is whatever the caller is not shown of them."""
-    opened = 0
-    stack: list[tuple[Any, Any, tuple[str | int, ...]]] = [(sealed, data, ())]
-    while stack:
-        s, d, path = stack.pop()
-        if is_commitment(s):
-            if seed is not None:
-                if commitment(salt(seed, version, path), d) != s[COMMIT]:
-                    raise Failed(version, f"the hidden value at {spell(path)} does not match its commitment")
-                opened += 1
-            continue
-        if isinstance(s, dict) and isinstance(d, dict):
-            for key in sorted(set(s) | set(d), reverse=True):
-                if key not in d:
-                    if seed is not None or not is_commitment(s[key]):
-                        raise Failed(version, f"{spell((*path, key))} is missing from the data")
-                elif key not in s:
+def open_sealed(sealed: Any, data: Any, seed: str | None, version: int, path: tuple[str | int, ...] = ()) -> int:
+    """Check ``data`` against the ``sealed`` form its hash covers, keys in sorted order;
+    raise Failed, else the number of commitments opened. Without the seed (a game in
+    play) commitments are not opened, and the caller may be shown less of them."""
+    if is_commitment(sealed):
+        if seed is None:
+            return 0
+        if commitment(salt(seed, version, path), data) != sealed[COMMIT]:
+            raise Failed(version, f"the hidden value at {spell(path)} does not match its commitment")
+        return 1
+    if isinstance(sealed, dict) and isinstance(data, dict):
+        opened = 0
+        for key in sorted(set(sealed) | set(data)):
+            if key not in data:
+                if seed is not None or not is_commitment(sealed[key]):
+                    raise Failed(version, f"{spell((*path, key))} is missing from the data")
+            elif key not in sealed:
+                # In play a caller may be shown more than the hash covers (a count standing
+                # for hidden cards); once the game is over the data is the sealed form opened.
+                if seed is not None:
                     raise Failed(version, f"{spell((*path, key))} is in the data but not in the sealed form")
-                else:
-                    stack.append((s[key], d[key], (*path, key)))
-            continue
-        if isinstance(s, list) and isinstance(d, list) and len(s) == len(d):
-            stack.extend((s[i], d[i], (*path, i)) for i in range(len(s) - 1, -1, -1))
-            continue
-        if canonical_json(s) != canonical_json(d):
-            raise Failed(version, f"the data at {spell(path)} differs from the sealed form its hash covers")
-    return opened
+            else:
+                opened += open_sealed(sealed[key], data[key], seed, version, (*path, key))
+        return opened
+    if isinstance(sealed, list) and isinstance(data, list) and len(sealed) == len(data):
+        return sum(open_sealed(s, d, seed, version, (*path, i)) for i, (s, d) in enumerate(zip(sealed, data, strict=True)))
+    if canonical_json(sealed) != canonical_json(data):
+        raise Failed(version, f"the data at {spell(path)} differs from the sealed form its hash covers")
+    return 0
 
 
 # -- section 5: random draws -------------------------------------------------------------
@@ -310,11 +309,11 @@ def check_draws(draws: Any, seed: str, version: int) -> int:
                     and bounds[0] <= bounds[1]):
                 raise Failed(version, f"draw {label} has no valid range")
             low, high = bounds
-            if result != low + below(high - low + 1, byte_stream(seed, label)) or not _is_int(result):
+            if not _is_int(result) or result != low + below(high - low + 1, byte_stream(seed, label)):
                 raise Failed(version, f"draw {label} is not what the seed gives")
         elif "shuffle" in draw:
             if not (_is_int(draw["shuffle"]) and isinstance(result, list) and len(result) == draw["shuffle"]):
-                raise Failed(version, f"shuffle {label} does not hold its {draw['shuffle']} items")
+                raise Failed(version, f"shuffle {label} does not hold the number of items it names")
             if canonical_json(shuffled(result, seed, label)) != canonical_json(result):
                 raise Failed(version, f"shuffle {label} is not what the seed gives")
         else:
@@ -454,7 +453,7 @@ def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verd
     head = _head_of(record)
     if head is not None:
         _check_anchor(head, last, last_hash, "its head")
-        verdict.checked.append(f"head at version {head.version}" if head.hash else f"{head.version} versions")
+        verdict.checked.append(f"head at version {head.version}" if head.hash else f"all {head.version} versions announced")
     if record.ledger is not None:
         index = _check_ledger(record, last, last_hash)
         verdict.checked.append(f"ledger entry {index} holds this game's final head")
@@ -514,7 +513,7 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
     events = record.events
     first, final = events[0], events[-1]
     last = len(events)
-    if first["type"] not in ACTOR_TYPES:
+    if first["type"] not in FIRST_TYPES:
         raise Failed(1, "the log does not begin with GameCreated or ForkedFrom")
     seed_commitment = first["data"].get("seed_commitment")
     if not isinstance(seed_commitment, str):
