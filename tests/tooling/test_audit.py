@@ -274,3 +274,32 @@ def test_import_gives_a_new_id_when_the_files_id_could_not_be_one_of_ours(platfo
     new_id, report = import_lines(elsewhere, [json.dumps({**json.loads(header), "game": forged_id}), *events])
     assert report.ok and new_id != forged_id and new_id.replace("-", "").replace("_", "").isalnum()
     assert elsewhere.store.read_raw(new_id) == platform.store.read_raw(game_id)
+
+
+def test_a_changed_draw_record_fails_the_audit_where_it_is_recorded(platform: Platform) -> None:
+    # Given a finished game whose actions drew at random (dragoborne rolls its dice every
+    # turn), when one recorded draw is changed and the log re-sealed and re-hashed as a
+    # forger holding the revealed seed would, then the audit fails at that action: the seed
+    # gives another result for that label. The same for the deal's draws in GameCreated.
+    game_id = finished_game(platform, "dragoborne", seed=31)
+    entries = platform.store.read_raw(game_id)
+    envelopes = [Envelope.decode(t) for _, t in entries]
+    drawn = next(e for e in envelopes if e.type == "ActionTaken" and e.data.get("draws"))
+    assert drawn.data["draws"][0]["label"] == f"v{drawn.version}/0"
+
+    def other_result(raw: dict) -> dict:
+        draws = [dict(d) for d in raw["data"]["draws"]]
+        first = draws[0]
+        if "integer" in first:
+            low, high = first["integer"]
+            first["result"] = low if first["result"] != low else high
+        else:
+            first["result"] = list(reversed(first["result"]))
+        return {**raw, "data": {**raw["data"], "draws": draws}}
+
+    report = audit_entries(game_id, rechain(entries, drawn.version, other_result))
+    assert not report.ok and report.first_bad_version == drawn.version, report.as_json()
+    assert "draws" in (report.reason or "")
+    assert envelopes[0].data["draws"], "the deal's shuffles are recorded in GameCreated"
+    report = audit_entries(game_id, rechain(entries, 1, other_result))
+    assert not report.ok and report.first_bad_version == 1 and "draws" in (report.reason or ""), report.as_json()
