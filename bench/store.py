@@ -6,6 +6,9 @@
 (1b) appends across 50 games from 8 threads vs raw XADD from 8 threads;
 (1c) where ``redis-benchmark`` is installed, its XADD throughput with 1 and 8 clients, for
      scale (C clients without Python, so not a target);
+(1d) the cost of commitments: appending an event that hides a card (its sealed form
+     computed on every append, as the command handler does: a redaction compared, an
+     HMAC salt and a SHA-256 commitment) vs appending the same event unsealed;
 (2) loading a 1,000-event game from its snapshot plus the tail, and folding it from zero,
     vs raw XRANGE plus JSON decode (issue 2's (c));
 (7) Redis bytes per event (MEMORY USAGE) vs the canonical JSON size (issue 2's (d)).
@@ -24,6 +27,7 @@ import redis
 
 from bench.common import HEADER, Row, bench_redis, figure, higher_is_better, lower_is_better, rate
 from events import NewEvent
+from events.commitments import seal
 from events.envelope import canonical_json
 from events.redis_store import RedisEventStore
 from projections.snapshots import RedisSnapshots
@@ -53,6 +57,26 @@ def sequential(client: redis.Redis, prefix: str, n: int) -> list[Row]:
     raw_rate = rate(n, raw)
     return [higher_is_better("(1a) append sequential, 1 event/command", ours_rate, raw_rate, "events/s", 0.5,
                              "raw redis-py XADD loop, same payload")]
+
+
+def sealing(client: redis.Redis, prefix: str, n: int) -> list[Row]:
+    store = RedisEventStore(client, prefix=f"{prefix}:seal")
+    seed = "bench-seed"
+
+    def appends(game: str, sealed: bool) -> None:
+        head = "0" * 64
+        for version in range(n):
+            data = {**PAYLOAD, "card": PAYLOAD["hand"][version % 5]}
+            public = {k: v for k, v in data.items() if k not in ("card", "hand")}
+            seal_of = seal(data, public, seed, version + 1) if sealed else None
+            result = store.append(game, [NewEvent("CardDrawn", data, 1, "human", seal_of)], version, f"c{version}",
+                                  prev_hash=head)
+            head = result.envelopes[-1].hash
+
+    plain = rate(n, lambda: appends("plain", False))
+    ours = rate(n, lambda: appends("sealed", True))
+    return [figure("(1d) append a hidden-card event, sealed (commitments)", ours, plain, "events/s",
+                   "the same append unsealed")]
 
 
 def threaded(client: redis.Redis, prefix: str, n: int, threads: int = 8, games: int = 50) -> list[Row]:
@@ -199,6 +223,7 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
         if raw is not None:
             rows.append(figure(f"(1c) append ({'sequential' if clients == 1 else '8 threads'}) vs redis-benchmark",
                                ours, raw, "events/s", f"redis-benchmark XADD, {clients} client(s)"))
+    rows += sealing(client, prefix, n)
     return rows + load_and_fold(client, prefix, 5 if quick else 20) + memory(client, prefix, n)
 
 
