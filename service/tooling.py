@@ -35,7 +35,9 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
         raise CommandError("not_found", f"Game {game_id} has versions 1 to {table.version}.")
     past = platform.tables.at(game_id, version)
     assert past is not None
-    out: dict[str, Any] = {"id": game_id, "version": version, "last_version": table.version, "seat": seat}
+    out: dict[str, Any] = {
+        "id": game_id, "version": version, "last_version": table.version, "head": table.head, "seat": seat,
+    }
     if past.state is None:
         out["view"] = None
     else:
