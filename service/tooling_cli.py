@@ -1,4 +1,5 @@
-"""CLI commands on the log: replay, audit, export, import, verify-seed."""
+"""CLI commands on the log: replay, audit, export, import, verify-seed, and verify (which
+needs no server: it checks a record or an export as docs/verification.md says)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,15 @@ def register(commands: Any) -> dict[str, Any]:
     imp.add_argument("file", help="path, or - for stdin")
     verify = commands.add_parser("verify-seed", help="re-derive every shuffle of a finished game from its seed")
     verify.add_argument("game_id")
+    from service import verifier
+
+    check = commands.add_parser(
+        "verify", help="verify a game's record or export (FILE, - or URL) by docs/verification.md alone",
+        description="Exit status: 0 when the record verifies, 1 when a check fails, 2 when it cannot be read.",
+    )
+    verifier.add_arguments(check)
     return {"replay": cmd_replay, "audit": cmd_audit, "export": cmd_export, "import": cmd_import,
-            "verify-seed": cmd_verify_seed}
+            "verify-seed": cmd_verify_seed, "verify": verifier.run}
 
 
 def _platform() -> Any:

@@ -35,6 +35,10 @@ FIRST_TYPES = ("GameCreated", "ForkedFrom")
 LEDGER_HASHED = ("index", "game", "kind", "version", "hash", "at")
 MAX_SAFE = 2**53 - 1  # the integers every JSON reader (JavaScript's included) keeps exact
 HEX64 = re.compile(r"[0-9a-f]{64}")
+NOT_WHOLE = "holds a number that is not a whole number"
+TOO_LARGE = "holds a number too large to be read exactly"
+NOT_TEXT = "holds text that is not valid Unicode"
+NOUNS = {str: "text", int: "a whole number", dict: "an object"}
 
 
 class Unreadable(ValueError):
@@ -77,11 +81,6 @@ class Verdict:
             "checked": list(self.checked),
         }
 
-    def summary(self) -> str:
-        if self.ok:
-            return f"✓ {'; '.join(self.checked)}"
-        return f"✗ version {self.first_bad_version}: {self.reason}"
-
 
 @dataclass(frozen=True)
 class Head:
@@ -100,6 +99,7 @@ def canonical_json(value: Any) -> str:
 def plain_problem(value: Any) -> str | None:
     """Why ``value`` has no canonical text both verifiers agree on, or None: numbers must
     be whole and within 2**53, text valid Unicode."""
+    found: set[str] = set()
     stack = [value]
     while stack:
         item = stack.pop()
@@ -107,20 +107,19 @@ def plain_problem(value: Any) -> str | None:
             continue
         if isinstance(item, int):
             if abs(item) > MAX_SAFE:
-                return "holds a number too large to be read exactly"
+                found.add(TOO_LARGE)
         elif isinstance(item, float):
-            return "holds a number that is not a whole number"
+            found.add(NOT_WHOLE)
         elif isinstance(item, str):
             if not _valid_text(item):
-                return "holds text that is not valid Unicode"
+                found.add(NOT_TEXT)
         elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, dict):
-            for key, inner in item.items():
-                if not _valid_text(key):
-                    return "holds text that is not valid Unicode"
-                stack.append(inner)
-    return None
+            if not all(map(_valid_text, item)):
+                found.add(NOT_TEXT)
+            stack.extend(item.values())
+    return next((problem for problem in (NOT_WHOLE, TOO_LARGE, NOT_TEXT) if problem in found), None)
 
 
 def _valid_text(text: str) -> bool:
@@ -168,21 +167,21 @@ def event_problem(event: Any) -> str | None:
         return "the event is not a JSON object"
     schema = event.get("schema", 1)
     if schema not in (1, 2) or isinstance(schema, bool):
-        return f"the event has an unknown envelope schema {json.dumps(schema)}"
+        return "the event has an unknown envelope schema"
     if schema == 1 and event.get("hash") is None:
         return "the event shows no hash: a game begun before schema 2 shows its hashes only once it is over"
-    expected: list[tuple[str, tuple[type, ...], bool]] = [
-        ("type", (str,), False), ("seat", (int,), True), ("actor", (str,), False), ("data", (dict,), False),
-        ("at", (str,), False), ("command_id", (str,), True), ("prev_hash", (str,), False), ("hash", (str,), False),
+    expected: list[tuple[str, type, bool]] = [
+        ("type", str, False), ("seat", int, True), ("actor", str, False), ("data", dict, False),
+        ("at", str, False), ("command_id", str, True), ("prev_hash", str, False), ("hash", str, False),
     ]
-    for name, types, nullable in expected:
+    for name, kind, nullable in expected:
         if name not in event:
             return f"the event has no {name}"
         value = event[name]
         if value is None and nullable:
             continue
-        if not isinstance(value, types) or isinstance(value, bool):
-            return f"the event's {name} is not {'an object' if dict in types else 'a ' + types[0].__name__}"
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"the event's {name} is not {NOUNS[kind]}"
     if "sealed" in event:
         if schema == 1:
             return "a schema-1 event carries a sealed form its hash does not cover"
@@ -251,7 +250,8 @@ def open_sealed(sealed: Any, data: Any, seed: str | None, version: int, path: tu
                 opened += open_sealed(sealed[key], data[key], seed, version, (*path, key))
         return opened
     if isinstance(sealed, list) and isinstance(data, list) and len(sealed) == len(data):
-        return sum(open_sealed(s, d, seed, version, (*path, i)) for i, (s, d) in enumerate(zip(sealed, data, strict=True)))
+        pairs = enumerate(zip(sealed, data, strict=True))
+        return sum(open_sealed(s, d, seed, version, (*path, i)) for i, (s, d) in pairs)
     if canonical_json(sealed) != canonical_json(data):
         raise Failed(version, f"the data at {spell(path)} differs from the sealed form its hash covers")
     return 0
@@ -369,7 +369,8 @@ def parse_record(text: str) -> Record:
         whole = None
     if isinstance(whole, dict) and "events" in whole:
         return record_from_replay(whole)
-    lines = [line for line in text.splitlines() if line.strip()]
+    # Split on newlines only: a stored event may hold U+2028 and the like as itself.
+    lines = [line for line in text.split("\n") if line.strip(" \t\r")]
     if not lines:
         raise Unreadable("the input is empty")
     try:
@@ -420,6 +421,8 @@ def verify(record: Record | dict[str, Any], expected_head: tuple[int, str] | Non
     ``(version, hash)`` a client kept, which the log must still reach and hold."""
     if isinstance(record, dict):
         record = record_from_replay(record)
+    if expected_head is not None and expected_head[0] < 1:
+        raise ValueError("a head's version is 1 or more")
     verdict = Verdict(game=record.game, kind=record.kind, events=len(record.events))
     try:
         _verify(record, expected_head, verdict)
@@ -438,6 +441,7 @@ def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verd
         if version != position or isinstance(version, bool):
             raise Failed(position, f"version {position} is missing or out of order")
     last = len(events)
+    verdict.over = events[-1].get("type") == "SeedRevealed"
     verdict.checked.append(f"versions 1 to {last} with no gap")
     # 2. the chain
     prev_hash = GENESIS_HASH
@@ -447,13 +451,14 @@ def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verd
             raise Failed(event["version"], problem)
         assert digest is not None
         prev_hash = digest
-    verdict.checked.append(f"chain of {last} events linked and hashed")
+    verdict.checked.append(f"chain of {counted(last, 'event')} linked and hashed")
     # 3. anchors: the head, the ledger entry, a head the client kept
     last_hash = events[-1]["hash"]
     head = _head_of(record)
     if head is not None:
         _check_anchor(head, last, last_hash, "its head")
-        verdict.checked.append(f"head at version {head.version}" if head.hash else f"all {head.version} versions announced")
+        announced = f"head at version {head.version}" if head.hash else f"all {head.version} versions announced"
+        verdict.checked.append(announced)
     if record.ledger is not None:
         index = _check_ledger(record, last, last_hash)
         verdict.checked.append(f"ledger entry {index} holds this game's final head")
@@ -466,6 +471,10 @@ def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verd
         verdict.checked.append(f"the head you kept at version {version}")
     # 4. the seed, commitments and draws (or, in play, the open parts of the seals)
     _check_contents(record, verdict)
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _head_of(record: Record) -> Head | None:
@@ -525,8 +534,7 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
     for event in events[:-1]:
         if event["type"] == "SeedRevealed":
             raise Failed(event["version"], "the seed is revealed before the last event")
-    over = final["type"] == "SeedRevealed"
-    verdict.over = over
+    over = verdict.over
     if record.status == "finished" and not over:
         raise Failed(last + 1, "the record says the game is over, but its log ends without revealing the seed")
     if record.status is not None and record.status != "finished" and over:
@@ -538,7 +546,8 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
             raise Failed(last, "the revealed seed does not match the seed commitment")
         if record.seed is not None and record.seed != seed:
             raise Failed(last, "the record's seed is not the one the last event reveals")
-        if record.has_outcome and canonical_json(record.outcome) != canonical_json(final["data"].get("outcome")):
+        if record.has_outcome and (plain_problem(record.outcome) is not None or canonical_json(record.outcome)
+                                   != canonical_json(final["data"].get("outcome"))):
             raise Failed(last, "the record's outcome is not the one the last event holds")
         verdict.checked.append("seed matches its commitment")
     elif record.seed is not None:
@@ -553,16 +562,16 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
             sealed_events += 1
             verdict.commitments += open_sealed(event["sealed"], event["data"], seed, event["version"])
     if seed is None:
-        verdict.checked.append(f"open parts of {sealed_events} sealed events match the data")
+        verdict.checked.append(f"open parts of {counted(sealed_events, 'sealed event')} match the data")
         return
-    verdict.checked.append(f"{verdict.commitments} commitments opened")
+    verdict.checked.append(f"{counted(verdict.commitments, 'commitment')} opened")
     if first.get("schema", 1) == 1:
         verdict.checked.append("draws not re-derived: the game predates recipe 2")
         return
     for event in events:
         if event["type"] in ("GameCreated", "ActionTaken"):
             verdict.draws += check_draws(event["data"].get("draws"), seed, event["version"])
-    verdict.checked.append(f"{verdict.draws} draws re-derived")
+    verdict.checked.append(f"{counted(verdict.draws, 'draw')} re-derived")
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -577,7 +586,7 @@ def read_source(source: str, token: str | None = None, timeout: float = 30.0) ->
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only)
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return str(response.read().decode("utf-8"))
         except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
             raise Unreadable(f"cannot read {source}: {error}") from None
@@ -591,7 +600,7 @@ def read_source(source: str, token: str | None = None, timeout: float = 30.0) ->
 def replay_url(url: str) -> str:
     """``.../v1/games/ID/replay`` for a game's API URL or the web client's page of it."""
     parts = urllib.parse.urlsplit(url)
-    page = re.match(r"#?/(?:game|replay)/([^/?#]+)", parts.fragment and "#" + parts.fragment or "")
+    page = re.match(r"/(?:game|replay)/([^/?#]+)", parts.fragment)
     if page:
         return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"/v1/games/{page.group(1)}/replay", "", ""))
     game = re.fullmatch(r"(.*/v1/games/[^/]+)/?", parts.path)
@@ -608,7 +617,8 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", help="a replay record (JSON) or an export (NDJSON): a file, - for stdin, or a URL")
+    parser.add_argument("source", metavar="FILE|URL",
+                        help="a replay record (JSON) or an export (NDJSON): a file, - for stdin, or a URL")
     parser.add_argument("--head", type=parse_head, default=None, metavar="V:HASH",
                         help="a head you kept: the log must reach version V and have HASH there")
     parser.add_argument("--token", default=None, help="a seat token, to fetch a game in play as that seat")
@@ -629,14 +639,9 @@ def run(args: argparse.Namespace) -> int:
         name = f"game {verdict.game}" if verdict.game else "the record"
         print(f"{name} ({verdict.kind or 'kind unknown'}, {verdict.events} events, "
               f"{'over' if verdict.over else 'in play'})")
-        if verdict.ok:
-            for line in verdict.checked:
-                print(f"  ✓ {line}")
-            print("verified")
-        else:
-            for line in verdict.checked:
-                print(f"  ✓ {line}")
-            print(f"FAILED at version {verdict.first_bad_version}: {verdict.reason}")
+        for line in verdict.checked:
+            print(f"  ✓ {line}")
+        print("verified" if verdict.ok else f"FAILED at version {verdict.first_bad_version}: {verdict.reason}")
     return 0 if verdict.ok else 1
 
 

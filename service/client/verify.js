@@ -477,6 +477,7 @@ const counted = (number, noun) => `${number} ${noun}${number === 1 ? "" : "s"}`;
 // {ok, first_bad_version, reason, game, kind, events, over, commitments, draws, checked}.
 export async function verifyRecord(record, { expectedHead = null } = {}) {
   if (!own(record, "has_outcome")) record = recordFromReplay(record);
+  if (expectedHead && !(isInt(expectedHead.version) && expectedHead.version >= 1)) throw new TypeError("a head's version is 1 or more");
   const verdict = {
     ok: true, first_bad_version: null, reason: null, game: record.game, kind: record.kind,
     events: record.events.length, over: false, commitments: 0, draws: 0, checked: [],
@@ -504,6 +505,7 @@ async function runChecks(record, expectedHead, verdict) {
     if (!isObject(event) || event.version !== i + 1) throw new Failed(i + 1, `version ${i + 1} is missing or out of order`);
   });
   const last = events.length;
+  verdict.over = events[last - 1].type === "SeedRevealed";
   verdict.checked.push(`versions 1 to ${last} with no gap`);
   // 2. the chain
   let prevHash = GENESIS_HASH;
@@ -590,8 +592,7 @@ async function checkContents(record, verdict) {
   for (const event of events.slice(0, -1)) {
     if (event.type === "SeedRevealed") throw new Failed(event.version, "the seed is revealed before the last event");
   }
-  const over = final.type === "SeedRevealed";
-  verdict.over = over;
+  const over = verdict.over;
   if (record.status === "finished" && !over) {
     throw new Failed(last + 1, "the record says the game is over, but its log ends without revealing the seed");
   }
