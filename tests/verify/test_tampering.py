@@ -1,0 +1,219 @@
+"""Given a game of every kind played to its end, when its record is tampered with as a
+forger would (hashes recomputed wherever that helps them), then both verifiers refuse
+it at the same first bad version, for the same reason (docs/verification.md, section 7:
+"stops at the first failure, naming the version and the reason")."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from service import verifier
+from tests.verify.conftest import KINDS, Case, Games, js_verdicts, python_verdict
+
+Record = dict[str, Any]
+Tampered = tuple[Case, int, str]  # the case, its first bad version, the start of the reason
+SWAPPED_ACTOR = {"human": "bot", "bot": "human", "system": "timeout", "timeout": "system"}
+
+
+def rechain(record: Record, from_version: int = 1, anchors: bool = True) -> None:
+    """Recompute every hash from ``from_version`` on; with ``anchors``, also the head
+    and the ledger entry's hash (all a forger holding only this record can redo)."""
+    events = record["events"]
+    prev = verifier.GENESIS_HASH if from_version == 1 else events[from_version - 2]["hash"]
+    for event in events[from_version - 1:]:
+        event["prev_hash"] = prev
+        event["hash"] = prev = verifier.event_hash(prev, event)
+    if anchors:
+        record["head"] = {"version": events[-1]["version"], "hash": prev}
+        entry = record.get("ledger")
+        if entry:
+            entry["version"], entry["hash"] = events[-1]["version"], prev
+            entry["entry_hash"] = verifier.ledger_entry_hash(entry)
+
+
+def commitments(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    if verifier.is_commitment(value):
+        yield path
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from commitments(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from commitments(inner, (*path, index))
+
+
+def at(value: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        value = value[part]
+    return value
+
+
+def swap_two_cards(value: Any) -> bool:
+    """Swap the first two different strings of the first list holding two (in place)."""
+    if isinstance(value, list):
+        strings = [i for i, item in enumerate(value) if isinstance(item, str)]
+        other = next((j for j in strings if value[j] != value[strings[0]]), None) if strings else None
+        if other is not None:
+            value[strings[0]], value[other] = value[other], value[strings[0]]
+            return True
+        return any(swap_two_cards(item) for item in value)
+    if isinstance(value, dict):
+        return any(swap_two_cards(item) for item in value.values())
+    return False
+
+
+def hidden_cards(record: Record) -> tuple[dict[str, Any], tuple[str | int, ...]]:
+    """The first event of the game (not the platform's) with a committed list of cards."""
+    for event in record["events"]:
+        if event["type"] in ("GameCreated", "ActionTaken") or "sealed" not in event:
+            continue
+        for path in commitments(event["sealed"]):
+            if swap_two_cards(copy.deepcopy(at(event["data"], path))):
+                return event, path
+    raise AssertionError("no committed list of cards in this game")
+
+
+def change_a_draw(record: Record) -> tuple[dict[str, Any], str]:
+    """Change the first draw that can change: an integer to another in its range, a
+    shuffle with two of its items swapped. Returns the event and the reason it fails."""
+    for event in record["events"]:
+        if event["type"] not in ("GameCreated", "ActionTaken"):
+            continue
+        for draw in event["data"].get("draws") or []:
+            if "integer" in draw and draw["integer"][0] < draw["integer"][1]:
+                low, high = draw["integer"]
+                draw["result"] = low + (draw["result"] - low + 1) % (high - low + 1)
+                return event, f"draw {draw['label']} is not what the seed gives"
+            if "shuffle" in draw and swap_two_cards(draw["result"]):
+                return event, f"shuffle {draw['label']} is not what the seed gives"
+    raise AssertionError("no draw to change in this game")
+
+
+def every_actor_changed(record: Record) -> Tampered:
+    for event in record["events"]:
+        event["actor"] = SWAPPED_ACTOR[event["actor"]]
+    rechain(record, anchors=False)
+    return Case(record), len(record["events"]), "the last event's hash is not the hash of its head"
+
+
+def every_actor_changed_and_anchors_redone_against_a_kept_head(record: Record) -> Tampered:
+    middle = len(record["events"]) // 2
+    kept = (middle, record["events"][middle - 1]["hash"])
+    for event in record["events"]:
+        event["actor"] = SWAPPED_ACTOR[event["actor"]]
+    rechain(record)
+    return Case(record, kept), middle, f"the log has another hash at version {middle} than the head you kept"
+
+
+def tail_cut(record: Record) -> Tampered:
+    del record["events"][-3:]
+    return Case(record), len(record["events"]) + 1, f"the log ends at version {len(record['events'])} but its head"
+
+
+def tail_cut_and_head_moved_back(record: Record) -> Tampered:
+    del record["events"][-3:]
+    record["head"] = {"version": len(record["events"]), "hash": record["events"][-1]["hash"]}
+    return Case(record), len(record["events"]) + 1, "the log ends at version"
+
+
+def tail_cut_without_anchors(record: Record) -> Tampered:
+    del record["events"][-3:]
+    record["head"] = record["ledger"] = None
+    return Case(record), len(record["events"]) + 1, "the record says the game is over"
+
+
+def two_events_reordered(record: Record) -> Tampered:
+    events = record["events"]
+    i = len(events) // 2
+    events[i - 1], events[i] = events[i], events[i - 1]
+    return Case(record), i, f"version {i} is missing or out of order"
+
+
+def card_swapped_in_a_committed_value(record: Record) -> Tampered:
+    event, path = hidden_cards(record)
+    swap_two_cards(at(event["data"], path))
+    return Case(record), event["version"], f"the hidden value at {verifier.spell(path)} does not match its commitment"
+
+
+def commitment_forged(record: Record) -> Tampered:
+    event, path = hidden_cards(record)
+    at(event["sealed"], path)["$commit"] = hashlib.sha256(b"another deck").hexdigest()
+    rechain(record, event["version"])
+    return Case(record), event["version"], f"the hidden value at {verifier.spell(path)} does not match its commitment"
+
+
+def draw_changed_and_recommitted(record: Record) -> Tampered:
+    """The forger knows the revealed seed, so commits to the changed draws properly."""
+    event, reason = change_a_draw(record)
+    seed = record["events"][-1]["data"]["seed"]
+    salt = verifier.salt(seed, event["version"], ["draws"])
+    event["sealed"]["draws"] = {"$commit": verifier.commitment(salt, event["data"]["draws"])}
+    rechain(record, event["version"])
+    return Case(record), event["version"], reason
+
+
+def draw_changed(record: Record) -> Tampered:
+    event, _ = change_a_draw(record)
+    return Case(record), event["version"], 'the hidden value at data["draws"] does not match its commitment'
+
+
+TAMPERS: dict[str, Callable[[Record], Tampered]] = {
+    f.__name__: f
+    for f in (
+        every_actor_changed, every_actor_changed_and_anchors_redone_against_a_kept_head, tail_cut,
+        tail_cut_and_head_moved_back, tail_cut_without_anchors, two_events_reordered,
+        card_swapped_in_a_committed_value, commitment_forged, draw_changed_and_recommitted, draw_changed,
+    )
+}
+
+
+def open_part_changed_in_play(record: Record) -> Tampered:
+    """In play the hash covers a sealed event's open parts only through ``sealed``: a
+    changed open part of ``data`` must not pass."""
+    for event in record["events"]:
+        sealed = event.get("sealed")
+        if sealed is None:
+            continue
+        for key, value in sealed.items():
+            if isinstance(value, (int, str)) and not isinstance(value, bool) and key in event["data"]:
+                event["data"][key] = value + 1 if isinstance(value, int) else value + "x"
+                return (Case(record), event["version"],
+                        f"the data at {verifier.spell((key,))} differs from the sealed form its hash covers")
+    raise AssertionError("no open part in any sealed event")
+
+
+Judged = tuple[Tampered, dict[str, Any], dict[str, Any]]  # the case, the Python and the JavaScript verdicts
+
+
+@pytest.fixture(scope="module")
+def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, Judged]]:
+    """For one kind: every tampered case, with both verdicts on it (one node for all)."""
+    done: dict[str, dict[str, Judged]] = {}
+
+    def judge(kind: str) -> dict[str, Judged]:
+        if kind not in done:
+            cases = {name: tamper(copy.deepcopy(games.finished(kind))) for name, tamper in TAMPERS.items()}
+            cases["in_play"] = open_part_changed_in_play(copy.deepcopy(games.in_play(kind).spectator_record))
+            js = js_verdicts([case for case, _, _ in cases.values()], tmp_path_factory.mktemp(kind))
+            done[kind] = {name: (cases[name], python_verdict(cases[name][0]), verdict)
+                          for name, verdict in zip(cases, js, strict=True)}
+        return done[kind]
+
+    return judge
+
+
+@pytest.mark.parametrize("tamper", [*TAMPERS, "in_play"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_tampered_record_fails_in_both_verifiers_at_the_same_version(
+    kind: str, tamper: str, judged: Callable[[str], dict[str, Judged]]
+) -> None:
+    (_, version, reason), py, js = judged(kind)[tamper]
+    assert not py["ok"], f"{kind}: {tamper} passed the Python verifier"
+    assert py["first_bad_version"] == version, py
+    assert py["reason"].startswith(reason), py
+    assert js == py, "the two verifiers agree, word for word"
