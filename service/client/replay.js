@@ -1,11 +1,13 @@
 // Replay of a game: a version slider and step buttons over every seat's view
-// (once the game is over), the revealed seed checked against its commitment,
-// an audit run as a job, and a fork at the slider's version.
+// (once the game is over), the revealed seed checked against its commitment, the
+// whole record verified in the browser (docs/verification.md), an audit run as a
+// job, and a fork at the slider's version.
 
 import { ApiError, api, keepSeat, newKey, seatsHeld } from "./api.js";
 import { clear, el, humanize, toast } from "./dom.js";
 import { kindModule } from "./kinds/index.js";
 import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
+import { verifyRecord } from "./verify.js";
 
 async function sha256Hex(text) {
   if (!globalThis.crypto?.subtle) return null;
@@ -34,6 +36,7 @@ export async function showReplay(root, gameId, params) {
   const views = el("div", { class: "replay-views" });
   const evBox = el("ol", { class: "log replay-log", "aria-label": "events up to this version" });
   const seedBox = el("section", { class: "panel seed-panel" }, el("h3", {}, "Fair deal"));
+  const verifyBox = el("section", { class: "panel verify-panel" }, el("h3", {}, "Verification"));
   const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));
   const forkBox = el("section", { class: "panel fork" }, el("h3", {}, "Fork"));
   const playBtn = el("button", { type: "button", class: "secondary", "aria-label": "play" }, "▶ Play");
@@ -53,7 +56,7 @@ export async function showReplay(root, gameId, params) {
     controls,
     el("div", { class: "table-grid" },
       el("div", { class: "main-col" }, views),
-      el("div", { class: "side-col" }, outcomePanel(game), seedBox, auditBox, forkBox,
+      el("div", { class: "side-col" }, outcomePanel(game), seedBox, verifyBox, auditBox, forkBox,
         el("section", { class: "panel log-panel" }, el("h3", {}, "Events to here"), evBox)))));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -120,6 +123,30 @@ export async function showReplay(root, gameId, params) {
     if (!game.fair_deal) seedBox.appendChild(el("p", { class: "warn" }, "The creator fixed the deal: not a fair deal."));
   }
 
+  // The record as anyone may fetch it, checked by this page alone: the chain, the head
+  // and the ledger entry, and once the game is over the seed, every commitment opened
+  // and every draw re-derived.
+  async function renderVerify() {
+    const out = el("div", { class: "verify-result", role: "status", "data-testid": "verify" }, el("p", { class: "muted" }, "Verifying the record…"));
+    verifyBox.append(out);
+    let verdict;
+    try {
+      const record = await api(`/v1/games/${encodeURIComponent(gameId)}/replay`, { token });
+      verdict = await verifyRecord(record);
+    } catch (e) {
+      clear(out).appendChild(el("p", { class: "error" }, `The record could not be verified: ${e.message}`));
+      return;
+    }
+    const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+    let summary;
+    if (!verdict.ok) summary = `✗ Verification failed at version ${verdict.first_bad_version}: ${verdict.reason}.`;
+    else if (verdict.over) {
+      summary = `✓ Chain of ${plural(verdict.events, "event")}, ${plural(verdict.commitments, "commitment")} opened, ${plural(verdict.draws, "draw")} re-derived.`;
+    } else summary = `✓ Chain of ${plural(verdict.events, "event")} verified; the hidden values open when the game ends.`;
+    clear(out).append(el("p", { class: verdict.ok ? "ok" : "error" }, summary),
+      el("ul", { class: "checks muted small" }, verdict.checked.map((line) => el("li", {}, line))));
+  }
+
   function renderAudit() {
     const out = el("div", { class: "audit-result", role: "status" });
     const run = el("button", { type: "button", "data-testid": "audit" }, "Run an audit");
@@ -167,6 +194,7 @@ export async function showReplay(root, gameId, params) {
   }
 
   renderSeed();
+  renderVerify();
   renderAudit();
   go(version);
   return () => { if (timer) clearInterval(timer); };

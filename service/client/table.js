@@ -1,5 +1,6 @@
 // The table: one seat's view of a game, its legal actions as buttons, the live
-// event log over SSE, undo requests, and the outcome when the game is over.
+// event log over SSE (its hash chain checked as it arrives), undo requests, and the
+// outcome when the game is over.
 
 import { ApiError, api, keepSeat, newKey, seatsHeld, streamEvents } from "./api.js";
 import { clear, el, humanize } from "./dom.js";
@@ -7,6 +8,7 @@ import { namedTitle } from "./cards.js";
 import { kindModule } from "./kinds/index.js";
 import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
 import { toast } from "./dom.js";
+import { LiveChain } from "./verify.js";
 
 export function seatName(seats, i) {
   const s = seats?.[i];
@@ -97,7 +99,9 @@ export async function showTable(root, gameId, params) {
   const actionsBox = el("section", { class: "panel actions", "aria-label": "your actions" });
   const sideBox = el("div", { class: "side" });
   const logList = el("ol", { class: "log", "aria-label": "event log" });
-  const logBox = el("section", { class: "panel log-panel" }, el("h3", {}, "Event log"), logList);
+  const chainNote = el("p", { class: "chain-status muted small", "data-testid": "chain", role: "status" }, "Checking the hash chain…");
+  const logBox = el("section", { class: "panel log-panel" }, el("h3", {}, "Event log"), chainNote, logList);
+  let chain = new LiveChain();
   clear(root).appendChild(el("div", { class: "table" }, header, el("div", { class: "table-grid" },
     el("div", { class: "main-col" }, boardBox), el("div", { class: "side-col" }, actionsBox, sideBox, logBox))));
 
@@ -314,6 +318,7 @@ export async function showTable(root, gameId, params) {
     const items = renderActions(ctx);
     wireRefs(items);
     renderSide();
+    showChain(chain.state);
   }
 
   async function act(action) {
@@ -354,10 +359,38 @@ export async function showTable(root, gameId, params) {
     scheduleRefresh();
   }
 
+  // Every event's hash is recomputed and linked to the one before it as it arrives
+  // (docs/verification.md, section 2); the head the server answers with must be the
+  // chain's hash at its version.
+  function checkChain(list) {
+    const checking = chain;
+    checking.push(list).then((state) => { if (checking === chain) showChain(state); });
+  }
+
+  function showChain({ verifiedTo, failure, unhashed }) {
+    const head = game?.head;
+    const known = head && head.hash && head.version <= verifiedTo ? events.find((e) => e.version === head.version) : null;
+    if (!failure && known && known.hash !== head.hash) {
+      failure = { version: head.version, reason: "the head the server answered with is not the chain's hash at that version" };
+    }
+    if (!failure && !unhashed && verifiedTo === 0) return;
+    if (failure) {
+      chainNote.className = "chain-status error small";
+      chainNote.textContent = `✗ The hash chain is broken at version ${failure.version}: ${failure.reason}.`;
+    } else if (unhashed) {
+      chainNote.className = "chain-status muted small";
+      chainNote.textContent = "This game began before hashes were public: its chain is shown when it ends.";
+    } else {
+      chainNote.className = "chain-status ok small";
+      chainNote.textContent = `✓ Chain verified to version ${verifiedTo}`;
+    }
+  }
+
   function addEvents(list) {
     const known = new Set(events.map((e) => e.version));
     const fresh = list.filter((e) => !known.has(e.version));
     if (!fresh.length) return;
+    checkChain(fresh);
     events.push(...fresh);
     events.sort((a, b) => a.version - b.version);
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 30;
@@ -373,6 +406,7 @@ export async function showTable(root, gameId, params) {
   function restartStream() {
     if (stream) stream.stop();
     events = [];
+    chain = new LiveChain();
     clear(logList);
     boot();
   }

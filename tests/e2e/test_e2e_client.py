@@ -116,6 +116,11 @@ def check_replay(page: Any, kind: str, output: Path) -> None:
     assert page.locator(".replay-seat").count() >= 2, "every seat's view is shown once the game is over"
     assert page.locator("[data-testid=seed]").inner_text().strip()
     page.wait_for_selector(".seed-panel .ok", timeout=5_000)  # sha256(seed) matches the commitment
+    # The whole record verified in the browser (service/client/verify.js): every commitment opened.
+    page.wait_for_selector(".verify-result .ok, .verify-result .error", timeout=30_000)
+    verified = page.locator(".verify-result").inner_text()
+    assert page.locator(".verify-result .ok").count() == 1, verified
+    assert re.search(r"Chain of \d+ events, \d+ commitments? opened, \d+ draws? re-derived", verified), verified
     before = page.locator(".replay-version").inner_text()
     page.click("[data-testid=step-back]")
     page.wait_for_function("(b) => document.querySelector('.replay-version').textContent !== b", arg=before)
@@ -148,6 +153,11 @@ def test_play_to_the_end_then_replay_audit_and_fork(
     clicks = play_to_the_end(page, kind, docs_shot=docs if shoot_docs else None)
     page.wait_for_selector(".panel.outcome")
     assert "Seed revealed" in page.locator(".panel.outcome").inner_text()
+    # Every event's hash was checked as it arrived, up to the last.
+    page.wait_for_function(
+        "(v) => document.querySelector('[data-testid=chain]').textContent === `✓ Chain verified to version ${v}`",
+        arg=version(page), timeout=10_000,
+    )
     page.screenshot(path=str(output / f"{kind}.png"), full_page=True)
     check_replay(page, kind, output)
     # Fork the finished game at the slider's version: a new table opens, playable.
