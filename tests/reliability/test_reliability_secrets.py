@@ -1,189 +1,703 @@
-"""Check 8 of issue 12: no secret leaves before the end. For every kind, 50 random games
-(two played to the end, one by humans in every seat and one by a human against bots; the
-others, every seat a human, stopped after a random number of actions);
-every byte of every response and Server-Sent Events message sent to a seat (and to a
-spectator) is scanned for that seat's secrets at the time: the cards hidden from it
-(``game.secrets(state, seat)``), the game's seed before the end, other seats' tokens."""
+"""Issue 16 and check 8 of issue 12: nothing a seat or a spectator can read names a card
+hidden from it, and no brute force over what it read recovers one.
+
+For every kind, games with a key-less human attacker (seat 0), bots and (where the game
+seats two) another key-less human. After every action the attacker (with seat 0's token)
+and a spectator (no token) read everything open to them: the game, the paged events, the
+SSE stream, every answer's headers, the history at each new version, the replay, the
+replay and audit jobs they start, the jobs another seat started (whose ids they learned),
+every other endpoint, and (the seat) forks it makes, read with each of the fork's tokens.
+Everything is then attacked by ``tests/reliability/adversary.py`` (hash, digest, salt and
+same-commitment attacks over the game's whole card list) and scanned for hidden card ids,
+other seats' tokens and the seed; each seat also checks the hash chain live. A claim counts
+as a recovery when its card is hidden from the reader at the version it was read for
+(``game.secrets(state, seat)``, the server's truth).
+
+A second test shows the attack is not vacuous: the same code, on the same kind of log
+hashed under envelope schema 1 and shown with its hashes (the old leak), recovers cards.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
+import re
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import fakeredis
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
+from events.envelope import GENESIS_HASH, Envelope, hash_of
 from games import registry
+from games.cards import standard_deck
 from projections.table import Table, evolve
+from projections.views import event_for, shown_data
 from service.app import create_app
+from service.config import Config
 from service.platform import Platform
-from tests.games.contract import quoted
+from tests.reliability.adversary import (
+    Adversary,
+    ChainCheck,
+    Claim,
+    event_hash,
+    json_strings,
+    leaves,
+    value_at,
+)
+from workers.scheduling import InlineBots
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
-GAMES = int(__import__("os").environ.get("RELIABILITY_SECRET_GAMES", "50"))
-FINISHED = 2
-SHORT_ACTIONS = (4, 16)
+KINDS = registry.keys()  # "tiny" too: tests/conftest.py registers it for every app
+ACTIONS = 24  # human actions per game: the secrets are all there from the deal on
+SCHEMA_1_ACTIONS = 80  # enough for every kind to draw a card or two in secret
+PAGE = 20  # events per page, so paging is exercised
+JOB_EVERY = 4
+FORK_EVERY = 6
+UNDO_EVERY = 7
+OTHER_ENDPOINTS = ("/v1/games", "/v1/games?status=active", "/v1/stats", "/v1/kinds", "/v1/ledger", "/healthz",
+                   "/metrics")
+SPECTATOR = ""  # as a token: read without one
+SSE_EVENT = re.compile(r"id: \d+\nevent: \S+\ndata: (.*)\n")
+HEADER_WORD = re.compile(r"[^\s,;=\"'<>()]+")
 
 
-class Scanner:
-    """Scans what one game sends each viewer against that viewer's secrets: an event or an
-    SSE message against the secrets at its version, a view against those at the view's
-    version; tokens and (before the end) the seed in every byte."""
+@pytest.fixture
+def platform() -> Platform:
+    """A platform on fakeredis; bots play and jobs run inline; no rate limits; short heartbeats."""
+    config = Config(
+        redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, heartbeat_seconds=1, inline_jobs=True
+    )
+    p = Platform(config, fakeredis.FakeRedis())
+    p.handler.scheduler = InlineBots(p)
+    return p
 
-    def __init__(self, platform: Platform, client: FlaskClient, game: dict[str, Any]) -> None:
-        self.platform, self.client = platform, client
-        self.id = game["id"]
-        self.tokens = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
-        self.viewers: list[int | None] = [None, *self.tokens]
-        self.seed = platform.vault.seed(self.id).encode()
-        self.seen_events = {v: 0 for v in self.viewers}
-        self.seen_stream = {v: 0 for v in self.viewers}
-        self.last: dict[int | None, dict[str, Any]] = {}
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+# -- the server's truth ---------------------------------------------------------------
+
+
+class Truth:
+    """One game as the server holds it: the table at every version, what each viewer may
+    not see then, the game's card list (every string its full log holds, every hidden card)."""
+
+    def __init__(self, platform: Platform, game_id: str) -> None:
+        self.platform, self.id = platform, game_id
         self.tables: dict[int, Table] = {}
-        self.hidden: dict[tuple[int | None, int], list[bytes]] = {}
-        self.responses = self.sse_messages = self.bytes = 0
-        self.leaks: list[str] = []
+        self.cards: set[str] = set()
+        self.hidden_cache: dict[tuple[int | None, int], frozenset[str]] = {}
+        self.sync()
 
-    def headers(self, viewer: int | None) -> dict[str, str]:
-        return {} if viewer is None else {"Authorization": f"Bearer {self.tokens[viewer]}"}
+    def sync(self) -> None:
+        """Fold what the log gained since the last call (after every action)."""
+        for envelope in self.platform.store.read(self.id, after=max(self.tables, default=0)):
+            self.tables[envelope.version] = evolve(
+                self.tables.get(envelope.version - 1), envelope, self.tables.__getitem__
+            )
+            self.cards.update(v for _, v in leaves(envelope.data) if isinstance(v, str) and len(v) <= 40)
 
-    def table_at(self, version: int) -> Table:
-        if version not in self.tables:
-            for envelope in self.platform.store.read(self.id, after=max(self.tables, default=0)):
-                self.tables[envelope.version] = evolve(
-                    self.tables.get(envelope.version - 1), envelope, self.tables.__getitem__
-                )
-        return self.tables[version]
+    @property
+    def now(self) -> Table:
+        return self.tables[max(self.tables)]
 
+    @property
     def over(self) -> bool:
-        return self.table_at(self.platform.store.last_version(self.id)).status == "finished"
+        return self.now.status == "finished"
 
-    def scan(self, viewer: int | None, payload: bytes, version: int | None, where: str) -> None:
-        """``payload`` against the tokens of other seats and the seed (before the end), and,
-        when ``version`` is given, against the cards hidden from ``viewer`` at that version."""
-        over = self.over()
-        secrets = [t.encode() for s, t in self.tokens.items() if s != viewer]
-        if not over:
-            secrets.append(self.seed)
-            if version is not None:
-                if (viewer, version) not in self.hidden:
-                    table = self.table_at(version)
-                    cards = table.game.secrets(table.state, viewer) if table.state is not None else frozenset()
-                    self.hidden[viewer, version] = [c.encode() for c in quoted(cards)]
-                secrets += self.hidden[viewer, version]
-        leaked = [s.decode() for s in secrets if s in payload]
-        if leaked:
-            self.leaks.append(f"{where} (version {version}) to {viewer}: {leaked[:3]} in {payload[:400]!r}")
-
-    def scan_events(self, viewer: int | None, raw: bytes, events: list[dict[str, Any]], where: str) -> None:
-        self.bytes += len(raw)
-        self.scan(viewer, raw, None, where)
-        for event in events:
-            self.scan(viewer, json.dumps(event).encode(), event["version"], f"{where} {event['type']}")
-
-    def look(self, viewer: int | None, events: bool = True, stream: bool = False) -> dict[str, Any]:
-        """The viewer's view, and its new events as a page and as SSE messages when asked (an
-        event is checked against the secrets at its own version, so reading later is as strict)."""
-        response = self.client.get(f"/v1/games/{self.id}", headers=self.headers(viewer))
-        assert response.status_code == 200, response.get_data(as_text=True)
-        game = response.get_json()
-        self.responses += 1
-        self.bytes += len(response.get_data())
-        self.scan(viewer, response.get_data(), game["version"], "view")
-        if events:
-            path = f"/v1/games/{self.id}/events?after={self.seen_events[viewer]}&limit=1000"
-            response = self.client.get(path, headers=self.headers(viewer))
-            assert response.status_code == 200, response.get_data(as_text=True)
-            page = response.get_json()
-            self.responses += 1
-            self.scan_events(viewer, response.get_data(), page["events"], "events page")
-            self.seen_events[viewer] = page["next_after"]
-        if stream and game["version"] > self.seen_stream[viewer]:
-            self.stream(viewer, game["version"])
-        self.last[viewer] = game
-        return game
-
-    def stream(self, viewer: int | None, until: int) -> None:
-        headers = {**self.headers(viewer), "Last-Event-ID": str(self.seen_stream[viewer])}
-        response = self.client.get(f"/v1/games/{self.id}/events/stream", headers=headers, buffered=False)
-        assert response.status_code == 200
-        self.responses += 1
-        try:
-            for chunk in response.response:
-                message = chunk if isinstance(chunk, bytes) else chunk.encode()
-                self.sse_messages += 1
-                self.bytes += len(message)
-                version = int(message.split(b"\n", 1)[0][4:]) if message.startswith(b"id: ") else None
-                self.scan(viewer, message, version, "SSE message")
-                if version is not None:
-                    self.seen_stream[viewer] = version
-                    if version >= until:
-                        break
-        finally:
-            response.close()
-
-    def act(self, rng: random.Random) -> bool:
-        """One random legal action by a seat to act (as its last look showed); False once over."""
-        summary = self.last[None]
-        if summary["status"] != "active":
-            return False
-        seats = [s for s in summary["to_act"] if s in self.tokens]
-        if not seats:
-            return False
-        seat = rng.choice(seats)
-        game = self.last[seat]
-        body = {"action": rng.choice(game["legal_actions"]), "expected_version": game["version"]}
-        response = self.client.post(f"/v1/games/{self.id}/actions", json=body, headers=self.headers(seat))
-        assert response.status_code == 200, response.get_data(as_text=True)
-        self.responses += 1
-        self.scan_events(seat, response.get_data(), response.get_json()["events"], "action answer")
-        return True
+    def hidden(self, seat: int | None, version: int) -> frozenset[str]:
+        if (seat, version) not in self.hidden_cache:
+            table = self.tables[version]
+            secrets = frozenset() if table.state is None else table.game.secrets(table.state, seat)
+            self.hidden_cache[seat, version] = secrets
+            self.cards.update(secrets)
+        return self.hidden_cache[seat, version]
 
 
-@pytest.mark.parametrize("kind", [k for k in registry.keys() if k != "tiny"])
-def test_no_response_or_sse_message_carries_a_seats_secret(inline_platform: Platform, kind: str) -> None:
-    game_kind = registry.get(kind)
-    assert game_kind is not None
-    client = create_app(inline_platform.config, inline_platform).test_client()
-    rng = random.Random(kind)
-    started = time.monotonic()
-    totals = {"responses": 0, "sse": 0, "bytes": 0, "actions": 0, "finished": 0}
-    leaks: list[str] = []
-    for index in range(GAMES):
-        count = game_kind.min_players + index % (game_kind.max_players - game_kind.min_players + 1)
-        played_out = index < FINISHED
-        if index == 0:
-            players = [{"name": "ann"}] + [{"bot": "random"} for _ in range(game_kind.min_players - 1)]
-        else:
-            players = [{"name": f"p{i}"} for i in range(count)]
+# -- what a reader reads, and what it is judged against ---------------------------------
+
+
+@dataclass
+class Piece:
+    """One thing read: ``hidden`` are the cards it must not name (the reader's secrets at the
+    version it shows), ``forbidden`` the strings it must not hold (other seats' tokens, a seed
+    in play); ``events`` belong to the chain of ``game``."""
+
+    where: str
+    text: str
+    hidden: frozenset[str]
+    forbidden: tuple[str, ...]
+    game: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    header: bool = False
+    raw: bool = False  # the body as sent, its parts judged apart: checked only for tokens and seeds
+
+
+@dataclass
+class Figures:
+    games: int = 0
+    actions: int = 0
+    pieces: int = 0
+    bytes: int = 0
+    sse: int = 0
+    forks: int = 0
+    jobs: int = 0
+    hidden: int = 0
+    places: int = 0
+    guesses: int = 0
+    chain_events: int = 0
+    located: int = 0
+    locatable: int = 0
+    recovered: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)
+    chain_problems: list[str] = field(default_factory=list)
+
+
+class Reader:
+    """A seat (with its token) or a spectator, reading and attacking one game (and its forks)."""
+
+    def __init__(self, name: str, seat: int | None, token: str | None, public: list[str]) -> None:
+        self.name, self.seat, self.token, self.public = name, seat, token, public
+        self.adversaries: dict[str, Adversary] = {}
+        self.chains: dict[str, ChainCheck] = {}
+        self.seen_events: dict[str, int] = {}
+        self.seen_stream: dict[str, int] = {}
+        self.seen_history = 0
+        self.hidden_seen: set[str] = set()
+        self.jobs_read: set[str] = set()
+
+    def adversary(self, game: str, cards: set[str]) -> Adversary:
+        if game not in self.adversaries:
+            self.adversaries[game] = Adversary([game, *self.public, *([self.token] if self.token else [])])
+        adversary = self.adversaries[game]
+        if len(adversary.cards) != len(cards):
+            adversary.add_candidates(cards)
+        return adversary
+
+    def chain(self, game: str) -> ChainCheck:
+        return self.chains.setdefault(game, ChainCheck())
+
+
+class Attack:
+    """One game, its attacker at seat 0, its spectator, and everything they read."""
+
+    def __init__(self, platform: Platform, client: FlaskClient, kind: str, players: list[dict[str, Any]],
+                 figures: Figures) -> None:
+        self.platform, self.client, self.figures = platform, client, figures
         created = client.post("/v1/games", json={"kind": kind, "players": players})
         assert created.status_code == 201, created.get_data(as_text=True)
-        scanner = Scanner(inline_platform, client, created.get_json())
-        for viewer in scanner.viewers:
-            scanner.look(viewer, events=played_out, stream=played_out)
-        budget = 5000 if played_out else rng.randint(*SHORT_ACTIONS)
-        for step in range(budget):
-            if not scanner.act(rng):
+        game = created.get_json()
+        self.id = game["id"]
+        self.tokens: dict[int, str] = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
+        self.truth = Truth(platform, self.id)
+        self.seed = platform.vault.seed(self.id)
+        public = [game["seed_commitment"], bytes.fromhex(game["seed_commitment"]).hex()]
+        self.seat = Reader("seat 0", 0, self.tokens[0], public)
+        self.spectator = Reader("spectator", None, None, public)
+        self.other = 1 if 1 in self.tokens else None
+        self.learned_jobs: list[str] = []  # started by the other human
+        self.seat_jobs: list[str] = []  # started by the attacker, read by the spectator too
+        self.fork_seeds: list[str] = []
+        self.actions = 0
+        figures.games += 1
+
+    # reading
+
+    def forbidden(self, reader: Reader) -> tuple[str, ...]:
+        tokens = [t for s, t in self.tokens.items() if s != reader.seat]
+        return (*tokens, *self.fork_seeds, *(() if self.truth.over else (self.seed,)))
+
+    def hidden(self, reader: Reader, version: int | None = None) -> frozenset[str]:
+        if self.truth.over:
+            return frozenset()
+        return self.truth.hidden(reader.seat, self.truth.now.version if version is None else version)
+
+    def get(self, reader: Reader, path: str, token: str | None = None, method: str = "GET",
+            body: Any = None) -> TestResponse:
+        headers = bearer(reader.token if token is None else token or None)
+        if method == "POST":
+            return self.client.post(path, json=body if body is not None else {}, headers=headers)
+        return self.client.get(path, headers=headers)
+
+    def pieces(self, reader: Reader, where: str, response: TestResponse, game: str | None = None,
+               hidden: frozenset[str] | None = None) -> list[Piece]:
+        """A response as pieces: its headers, its body's events each judged at its own version,
+        replay-job lines at theirs, and the rest at the current version (or ``hidden``)."""
+        game = game or self.id
+        now = self.hidden(reader) if hidden is None else hidden
+        forbidden = self.forbidden(reader)
+        text = response.get_data(as_text=True)
+        headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+        out = [Piece(f"{where} headers", headers, now, forbidden, game, header=True)]
+        if response.mimetype == "application/x-ndjson":
+            for line in filter(None, text.splitlines()):
+                row = json.loads(line)
+                version = row.get("version")
+                at = now if version is None or hidden is not None else self.hidden(reader, version)
+                events = [row["event"]] if "event" in row else []
+                out.append(Piece(f"{where} line v{version}", line, at, forbidden, game, events))
+        else:
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                payload = text
+            events = payload.pop("events", []) if isinstance(payload, dict) else []
+            for event in events if isinstance(events, list) else []:
+                at = now if hidden is not None else self.hidden(reader, event["version"])
+                out.append(Piece(f"{where} v{event['version']} {event['type']}", json.dumps(event), at, forbidden,
+                                 game, [event]))
+            out.append(Piece(f"{where} rest", json.dumps(payload), now, forbidden, game))
+        # Last, the body as sent: its events were judged at their own versions above.
+        out.append(Piece(f"{where} body", text, frozenset(), forbidden, game, raw=True))
+        return out
+
+    def read(self, reader: Reader, path: str, token: str | None = None, method: str = "GET", body: Any = None,
+             game: str | None = None, hidden: frozenset[str] | None = None) -> Any:
+        response = self.get(reader, path, token, method, body)
+        if method == "POST":
+            self.truth.sync()
+        assert response.status_code < 500, f"{method} {path}: {response.get_data(as_text=True)[:300]}"
+        self.judge(reader, self.pieces(reader, f"{reader.name} {method} {path}", response, game, hidden))
+        return response.get_json(silent=True)
+
+    def read_events(self, reader: Reader, game: str | None = None, token: str | None = None,
+                    hidden: frozenset[str] | None = None) -> None:
+        game = game or self.id
+        while True:
+            after = reader.seen_events.get(game, 0)
+            page = self.read(reader, f"/v1/games/{game}/events?after={after}&limit={PAGE}", token, game=game,
+                             hidden=hidden)
+            reader.seen_events[game] = page["next_after"]
+            reader.chain(game).head(page.get("head"), f"{reader.name} events page")
+            if page["next_after"] >= page["last_version"]:
+                return
+
+    def read_stream(self, reader: Reader) -> None:
+        until, after = self.truth.now.version, reader.seen_stream.get(self.id, 0)
+        if until <= after:
+            return
+        where, forbidden = f"{reader.name} SSE", self.forbidden(reader)
+        pieces = []
+        for headers, message in sse_messages(self.client, self.id, reader.token, after, until):
+            self.figures.sse += 1
+            if headers is not None:
+                pieces.append(Piece(f"{where} headers", headers, self.hidden(reader), forbidden, self.id, header=True))
+            event = sse_event(message)
+            if event is None:
+                pieces.append(Piece(f"{where} comment", message, self.hidden(reader), forbidden, self.id))
+                continue
+            version = event["version"]
+            pieces.append(Piece(f"{where} v{version}", message, self.hidden(reader, version), forbidden, self.id,
+                                [event]))
+            reader.seen_stream[self.id] = version
+        self.judge(reader, pieces)
+
+    def read_history(self, reader: Reader) -> None:
+        last = self.truth.now.version
+        for version in range(reader.seen_history + 1, last + 1):
+            self.read(reader, f"/v1/games/{self.id}/history/{version}", hidden=self.hidden(reader, version))
+        reader.seen_history = last
+
+    def read_job(self, reader: Reader, job: str, token: str | None = None) -> None:
+        self.read(reader, f"/v1/jobs/{job}", token)
+        self.read(reader, f"/v1/jobs/{job}/result", token)
+
+    def start_jobs(self, reader: Reader, token: str | None) -> list[str]:
+        jobs = []
+        for what in ("replays", "audits"):
+            started = self.read(reader, f"/v1/games/{self.id}/{what}", token, method="POST")
+            assert started is not None and "id" in started, started
+            jobs.append(started["id"])
+            self.figures.jobs += 1
+        return jobs
+
+    def read_everything(self, reader: Reader) -> None:
+        game = self.read(reader, f"/v1/games/{self.id}")
+        reader.chain(self.id).head(game.get("head"), f"{reader.name} game")
+        self.read_events(reader)
+        self.read_stream(reader)
+        self.read_history(reader)
+        self.read(reader, f"/v1/games/{self.id}/replay")
+        if self.actions % JOB_EVERY == 0:
+            jobs = self.start_jobs(reader, reader.token)
+            for job in jobs:
+                self.read_job(reader, job)
+            if reader is self.seat:
+                self.seat_jobs += jobs
+        for job in self.learned_jobs + (self.seat_jobs if reader is self.spectator else []):
+            if job not in reader.jobs_read:
+                reader.jobs_read.add(job)
+                self.read_job(reader, job)
+        if reader is self.spectator:
+            for path in OTHER_ENDPOINTS:
+                self.read(reader, path)
+        elif self.actions % FORK_EVERY == 0 and not self.truth.over:
+            self.fork(reader)
+
+    def fork(self, reader: Reader) -> None:
+        """The seat forks the game where it stands, with a token for every seat of the fork,
+        and reads the fork as each: its own seat's reading is judged against its secrets in
+        this game; another seat's view of the fork shows a re-deal, so it must not put this
+        game's hidden cards where they really are."""
+        version = self.truth.now.version
+        hidden = self.hidden(reader)
+        players = [{"name": f"fork-{i}"} for i in range(len(self.truth.now.seats))]
+        created = self.read(reader, f"/v1/games/{self.id}/forks", method="POST",
+                            body={"at_version": version, "players": players})
+        if created is None or "id" not in created:
+            return
+        self.figures.forks += 1
+        fork = created["id"]
+        self.fork_seeds.append(self.platform.vault.seed(fork))
+        tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
+        assert set(tokens) == set(range(len(players))), created
+        self.read_events(reader, fork, tokens[reader.seat], hidden)
+        self.read(reader, f"/v1/games/{fork}", tokens[reader.seat], game=fork, hidden=hidden)
+        self.read(reader, f"/v1/games/{fork}", SPECTATOR, game=fork, hidden=hidden)
+        truth = self.truth.now
+        for seat, token in tokens.items():
+            if seat == reader.seat:
+                continue
+            view = self.read(reader, f"/v1/games/{fork}", token, game=fork, hidden=frozenset())["view"]
+            same, total = located(truth.game.view(truth.state, seat), view, hidden)
+            self.figures.located += same
+            self.figures.locatable += total
+
+    # judging
+
+    def judge(self, reader: Reader, pieces: list[Piece]) -> None:
+        cards = self.truth.cards
+        for piece in pieces:
+            self.figures.pieces += 1
+            self.figures.bytes += len(piece.text)
+            reader.hidden_seen.update(piece.hidden)
+            for secret in piece.forbidden:
+                if secret and secret in piece.text:
+                    self.figures.leaks.append(f"{piece.where}: holds a token or seed: {piece.text[:300]}")
+            if piece.raw:
+                continue
+            if piece.hidden:
+                words = set(HEADER_WORD.findall(piece.text)) if piece.header else json_strings(piece.text)
+                for card in sorted(words & piece.hidden):
+                    self.figures.leaks.append(f"{piece.where}: names hidden card {card!r}: {piece.text[:300]}")
+            adversary = reader.adversary(piece.game, cards)
+            claims: list[Claim] = adversary.attack_events(piece.events, piece.where)
+            claims += adversary.attack_text(piece.text, 0, piece.where)
+            self.figures.recovered += [f"{c.how}: {c.card!r} at {c.where}" for c in claims if c.card in piece.hidden]
+            for event in piece.events:
+                reader.chain(piece.game).receive(event, piece.where)
+
+    # playing
+
+    def act(self, rng: random.Random) -> bool:
+        """One random legal action by a human seat to act, sent without an Idempotency-Key;
+        the other human's turns start jobs whose ids the attacker learns."""
+        summary = self.client.get(f"/v1/games/{self.id}").get_json()
+        seats = [s for s in summary["to_act"] if s in self.tokens]
+        if summary["status"] != "active" or not seats:
+            return False
+        seat = rng.choice(seats)
+        game = self.client.get(f"/v1/games/{self.id}", headers=bearer(self.tokens[seat])).get_json()
+        body = {"action": rng.choice(game["legal_actions"]), "expected_version": game["version"]}
+        if seat == self.seat.seat:
+            answer = self.read(self.seat, f"/v1/games/{self.id}/actions", method="POST", body=body)
+            assert answer is not None and "events" in answer, answer
+        else:
+            response = self.client.post(f"/v1/games/{self.id}/actions", json=body, headers=bearer(self.tokens[seat]))
+            assert response.status_code == 200, response.get_data(as_text=True)
+            if seat == self.other and self.actions % JOB_EVERY == 1:
+                self.learned_jobs += self.other_seat_jobs()
+        self.actions += 1
+        self.figures.actions += 1
+        self.truth.sync()
+        if self.actions % UNDO_EVERY == 0:
+            self.ask_undo()
+            self.truth.sync()
+        return True
+
+    def other_seat_jobs(self) -> list[str]:
+        jobs = []
+        for what in ("replays", "audits"):
+            response = self.client.post(f"/v1/games/{self.id}/{what}", json={}, headers=bearer(self.tokens[1]))
+            assert response.status_code == 202, response.get_data(as_text=True)
+            jobs.append(response.get_json()["id"])
+        return jobs
+
+    def ask_undo(self) -> None:
+        """The seat asks to take back the last version; the other human, if any, declines."""
+        version = self.truth.now.version
+        pending = self.read(self.seat, f"/v1/games/{self.id}/undo-requests", method="POST",
+                            body={"to_version": max(1, version - 1)})
+        request = (pending or {}).get("pending")
+        if request and self.other is not None:
+            path = f"/v1/games/{self.id}/undo-requests/{request['id']}/decline"
+            self.client.post(path, json={}, headers=bearer(self.tokens[self.other]))
+
+    def play(self, rng: random.Random, actions: int) -> None:
+        for reader in (self.seat, self.spectator):
+            self.read_everything(reader)
+        for _ in range(actions):
+            if not self.act(rng):
                 break
-            totals["actions"] += 1
-            # Once a game is over everything is public: read a game that will end as it goes.
-            for viewer in scanner.viewers:
-                scanner.look(viewer, events=played_out, stream=played_out and step % 3 == 2)
-        for viewer in scanner.viewers:
-            scanner.look(viewer, events=True, stream=True)
-        finished = scanner.look(None)["status"] == "finished"
-        assert finished or not played_out, f"{kind} game {index} did not end"
-        totals["finished"] += finished
-        totals["responses"] += scanner.responses
-        totals["sse"] += scanner.sse_messages
-        totals["bytes"] += scanner.bytes
-        leaks += scanner.leaks
+            for reader in (self.seat, self.spectator):
+                self.read_everything(reader)
+        for reader in (self.seat, self.spectator):
+            self.figures.hidden += len(reader.hidden_seen)
+            for adversary in reader.adversaries.values():
+                self.figures.places += adversary.tally.places + adversary.tally.commitments
+                self.figures.guesses += adversary.tally.guesses
+            for chain in reader.chains.values():
+                self.figures.chain_events += chain.events
+                self.figures.chain_problems += chain.problems
+
+
+def sse_messages(
+    client: FlaskClient, game: str, token: str | None, after: int, until: int
+) -> Iterator[tuple[str | None, str]]:
+    """The stream's messages from ``after`` until the one of version ``until`` (then it is
+    closed: a game in play would keep it open), each with the response's headers first."""
+    headers = {**bearer(token), "Last-Event-ID": str(after)}
+    response = client.get(f"/v1/games/{game}/events/stream", headers=headers, buffered=False)
+    assert response.status_code == 200, response.status
+    first: str | None = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+    try:
+        for chunk in response.response:
+            message = chunk.decode() if isinstance(chunk, bytes) else chunk
+            yield first, message
+            first = None
+            event = sse_event(message)
+            if event is not None and event["version"] >= until:
+                return
+    finally:
+        response.close()
+
+
+def sse_event(message: str) -> dict[str, Any] | None:
+    match = SSE_EVENT.match(message)
+    return None if match is None else json.loads(match.group(1))
+
+
+def located(truth_view: Any, fork_view: Any, hidden: frozenset[str]) -> tuple[int, int]:
+    """How many of the cards hidden from the attacker that ``truth_view`` shows stand at the
+    same place in ``fork_view``, and how many it shows."""
+    placed = [(path, card) for path, card in leaves(truth_view) if isinstance(card, str) and card in hidden]
+    return sum(value_at(fork_view, path) == (True, card) for path, card in placed), len(placed)
+
+
+def line_ups(kind: str) -> Iterator[list[dict[str, Any]]]:
+    """The attacker against bots; then the attacker, another human and (where the game seats
+    three) a bot. Every human sends its actions without an Idempotency-Key."""
+    game = registry.get(kind)
+    assert game is not None
+    yield [{"name": "eve"}] + [{"bot": "random"}] * (game.min_players - 1)
+    count = max(game.min_players, min(3, game.max_players))
+    yield [{"name": "eve"}, {"name": "bob"}] + [{"bot": "random"}] * (count - 2)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_attack_on_what_a_seat_or_spectator_reads_recovers_a_hidden_card(platform: Platform, kind: str) -> None:
+    # given: games of this kind, the attacker at seat 0 and a spectator reading everything after every action
+    client = create_app(platform.config, platform).test_client()
+    figures = Figures()
+    started = time.monotonic()
+    # when: they play, and every piece read is attacked
+    for index, players in enumerate(line_ups(kind)):
+        Attack(platform, client, kind, players, figures).play(random.Random(f"{kind}/{index}"), ACTIONS)
+    # then: nothing recovered, no hidden card, token or seed named, and every chain checks
     print(
-        f"secrets {kind}: {GAMES} games ({totals['finished']} finished), {totals['actions']} actions; scanned "
-        f"{totals['responses']} responses and {totals['sse']} SSE messages ({totals['bytes'] / 1e6:.1f} MB) "
-        f"in {time.monotonic() - started:.1f} s: secrets found {len(leaks)}"
+        f"secrets {kind}: {figures.games} games, {figures.actions} human actions; read {figures.pieces} pieces "
+        f"({figures.bytes / 1e6:.1f} MB, {figures.sse} SSE messages, {figures.jobs} jobs, {figures.forks} forks); "
+        f"attacked {figures.hidden} hidden values at {figures.places} places with {figures.guesses} guesses: "
+        f"recovered {len(figures.recovered)}; literal leaks {len(figures.leaks)}; fork re-deals put "
+        f"{figures.located}/{figures.locatable} hidden cards where they are; chain checked on "
+        f"{figures.chain_events} events in {time.monotonic() - started:.1f} s"
     )
-    assert not leaks, leaks[:5]
+    assert not figures.recovered, figures.recovered[:5]
+    assert not figures.leaks, figures.leaks[:5]
+    assert not figures.chain_problems, figures.chain_problems[:5]
+
+
+# -- the attack is not vacuous: on a schema-1 log it recovers cards ------------------------
+
+
+def played(platform: Platform, kind: str, actions: int, rng: random.Random) -> tuple[str, str]:
+    """A game of ``kind``, a human at seat 0 against bots, after ``actions`` random legal
+    actions of seat 0 (or its end): its id and seat 0's token. The seed is fixed, so the
+    bots play the same game every run (a game that happened to hide nothing would prove nothing)."""
+    players = next(line_ups(kind))
+    seed = hashlib.sha256(f"schema-1 attack/{kind}".encode()).hexdigest()
+    created = platform.handler.create_game(kind, players, seed=seed)
+    table = platform.handler.load(created.table.game_id)  # the bots may have begun
+    for _ in range(actions):
+        if table.status != "active" or 0 not in table.to_act():
+            break
+        action = rng.choice(table.game.legal_actions(table.state, 0))
+        platform.handler.act(table.game_id, 0, action, table.version)
+        table = platform.handler.load(table.game_id)  # the bots have answered
+    return table.game_id, created.tokens[0]
+
+
+def schema_1_log(platform: Platform, game_id: str) -> list[Envelope]:
+    """The game's log hashed as envelope schema 1 did: over the whole data, no seal."""
+    log, prev = [], GENESIS_HASH
+    for e in platform.store.read(game_id):
+        unhashed = Envelope(e.version, e.type, e.seat, e.actor, e.data, e.at, e.command_id, prev, "", schema=1,
+                            sealed=None)
+        log.append(replace(unhashed, hash=hash_of(prev, unhashed.body())))
+        prev = log[-1].hash
+    return log
+
+
+def seen_in_play(truth: Truth, envelope: Envelope, seat: int, withheld: bool) -> dict[str, Any]:
+    """A schema-1 event as ``seat`` was shown it in play before issue 16: its data redacted,
+    its hashes shown; ``withheld``: the hash of an event that hides something withheld, the
+    next event's prev_hash still carrying it (the leak issue 16 reported)."""
+    table = truth.tables[envelope.version]
+    event = envelope.as_dict() | {"schema": 1}
+    event["data"] = shown_data(table.game, envelope.type, envelope.seat, envelope.data, seat)
+    if withheld and event["data"] != envelope.data:
+        event["hash"] = None
+    return event
+
+
+def recovered_by(adversary: Adversary, truth: Truth, events: list[dict[str, Any]], seat: int) -> set[Claim]:
+    """What the attacker recovers reading ``events`` page by page: the claims whose card is
+    hidden from ``seat`` at the claimed version."""
+    claims: list[Claim] = []
+    for start in range(0, len(events), PAGE):
+        claims += adversary.attack_events(events[start:start + PAGE], "schema-1 log")
+    return {claim for claim in claims if claim.card in truth.hidden(seat, claim.version)}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Platform, kind: str) -> None:
+    # given: a game of this kind in play, and its log as schema 1 hashed it
+    game_id, token = played(platform, kind, SCHEMA_1_ACTIONS, random.Random(kind))
+    truth = Truth(platform, game_id)
+    in_play = [v for v, table in truth.tables.items() if table.status == "active"]
+    old = schema_1_log(platform, game_id)[: max(in_play)]
+    public = [game_id, truth.now.seed_commitment, token]
+    hidden = {card for version in truth.tables for card in truth.hidden(0, version)}
+    found: dict[str, set[Claim]] = {}
+    guesses: dict[str, int] = {}
+    # when: seat 0's attacker reads it as schema 1 showed it, with its hashes, then with redacted events' hashes
+    # withheld; and, for contrast, the same game as the service shows it now
+    for name, events in (
+        ("schema 1, hashes shown", [seen_in_play(truth, e, 0, withheld=False) for e in old]),
+        ("schema 1, hashes withheld", [seen_in_play(truth, e, 0, withheld=True) for e in old]),
+        ("schema 2", [event_for(truth.tables[e.version], e, 0) for e in platform.store.read(game_id)[: len(old)]]),
+    ):
+        adversary = Adversary(public)
+        adversary.add_candidates(truth.cards)
+        found[name] = recovered_by(adversary, truth, events, 0)
+        guesses[name] = adversary.tally.guesses
+    # then: the schema-1 forms give hidden cards away (so a zero elsewhere means something); schema 2 none
+    print(f"schema-1 attack {kind}: {len(hidden)} cards hidden from seat 0 over {len(old)} versions, "
+          f"{len(truth.cards)} candidates; "
+          + "; ".join(f"{name}: {len(claims)} recovered ({len({c.card for c in claims})} cards) "
+                      f"with {guesses[name]} guesses" for name, claims in found.items()))
+    assert found["schema 1, hashes shown"], "the attack recovers nothing even where the hashes cover the cards"
+    assert found["schema 1, hashes withheld"], "the attack misses the leak issue 16 reported"
+    assert not found["schema 2"], sorted(found["schema 2"], key=str)[:5]
+
+
+SPEC_SEED = "5eed" * 16
+SPEC_EVENT = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
+    "schema": 2, "version": 5, "type": "CardDrawn", "seat": 1, "actor": "human", "data": {"seat": 1},
+    "sealed": {"card": {"$commit": "4d76819fa2edd233ab00223eb0602b59bf984e78a8982206adf8986afba41228"}, "seat": 1},
+    "at": "2026-11-23T12:00:00.000Z", "command_id": "seat-1:k1", "prev_hash": "a" * 64,
+    "hash": "a60c5e4a4b243c6892f071dfa745eb27b5491a2521737d23f396b6e9426606b2",
+}
+
+
+def attacker(*public: str) -> Adversary:
+    adversary = Adversary(public or ["game-id"])
+    adversary.add_candidates(standard_deck(jokers=True))
+    return adversary
+
+
+def test_each_attack_recovers_a_card_where_its_weakness_is_planted() -> None:
+    # given: the spec's example event, whose hash the attacker's own rules recompute
+    chain = ChainCheck()
+    chain.hashes[4] = "a" * 64
+    chain.receive(SPEC_EVENT, "spec vector")
+    assert not chain.problems and chain.hashes[5] == SPEC_EVENT["hash"]
+    # when/then: as published, no attack names its card
+    assert attacker().attack_events([SPEC_EVENT], "as published") == []
+    # then: each attack names it where its weakness is planted:
+    # a seed known to the attacker makes every salt computable
+    assert {c.card for c in attacker(SPEC_SEED).attack_events([SPEC_EVENT], "seed")} == {"QH"}
+    # a plain digest of the card
+    digest = hashlib.sha256(b'"QH"').hexdigest()
+    assert {c.card for c in attacker().attack_text(f'{{"x": "{digest}"}}', 5, "digest")} == {"QH"}
+    # a digest keyed by a public value
+    keyed = hmac.new(b"game-id", b"QH", hashlib.sha256).hexdigest()
+    assert {c.card for c in attacker().attack_text(keyed, 5, "keyed digest")} == {"QH"}
+    # the same commitment shown again where the value is in the open
+    again = {**SPEC_EVENT, "version": 7, "data": {"seat": 1, "card": "QH"}, "hash": None, "prev_hash": None}
+    assert {c.card for c in attacker().attack_events([again, SPEC_EVENT], "twice")} == {"QH"}
+    # a hash over the data whole (schema 1), the card left out or replaced by null
+    old = {**SPEC_EVENT, "schema": 1, "data": {"seat": 1, "card": "QH"}}
+    old.pop("sealed")
+    old["hash"] = event_hash(old["prev_hash"], old)
+    for shown in ({"seat": 1}, {"seat": 1, "card": None}):
+        assert {c.card for c in attacker().attack_events([{**old, "data": shown}], "schema 1")} == {"QH"}
+    # a list of two cards replaced by its count, once the attacker saw that field hold a list
+    pair = {**old, "data": {"seat": 1, "cards": ["QH", "2C"]}}
+    pair["hash"] = event_hash(pair["prev_hash"], pair)
+    own = {**pair, "version": 3, "seat": 0, "data": {"seat": 0, "cards": ["3D", "4D"]}, "hash": None}
+    found = attacker().attack_events([own, {**pair, "data": {"seat": 1, "cards": 2}}], "pair")
+    assert {c.card for c in found} == {"QH", "2C"}
+
+
+# -- the chain, live ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_seat_checks_the_chain_live_on_every_event_it_receives(platform: Platform, kind: str) -> None:
+    # given: a whole game of this kind, a key-less human at seat 0 against bots
+    client = create_app(platform.config, platform).test_client()
+    created = client.post("/v1/games", json={"kind": kind, "players": next(line_ups(kind))}).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    rng = random.Random(kind)
+    chains = {"events pages": ChainCheck(), "SSE": ChainCheck(), "action answers": ChainCheck()}
+    seen = {"events pages": 0, "SSE": 0}
+    # when: after every action, seat 0 checks each event it receives by the spec's rule (pages, the stream, answers)
+    for _ in range(5000):
+        game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).get_json()
+        chains["events pages"].head(game["head"], "game")
+        while seen["events pages"] < game["version"]:
+            path = f"/v1/games/{game_id}/events?after={seen['events pages']}&limit={PAGE}"
+            page = client.get(path, headers=bearer(token)).get_json()
+            for event in page["events"]:
+                chains["events pages"].receive(event, f"page after {seen['events pages']}")
+            seen["events pages"] = page["next_after"]
+        for _, message in sse_messages(client, game_id, token, seen["SSE"], game["version"]):
+            event = sse_event(message)
+            if event is not None:
+                chains["SSE"].receive(event, "SSE")
+                seen["SSE"] = event["version"]
+        if game["status"] != "active" or not game["legal_actions"]:
+            break
+        body = {"action": rng.choice(game["legal_actions"]), "expected_version": game["version"]}
+        answer = client.post(f"/v1/games/{game_id}/actions", json=body, headers=bearer(token)).get_json()
+        for event in answer["events"]:
+            chains["action answers"].receive(event, "action answer")
+        chains["action answers"].head(answer["head"], "action answer")
+    # then: every event recomputes and links, from version 1 to the end of the game
+    print(f"chain {kind}: {game['status']} at version {game['version']}; checked "
+          + ", ".join(f"{chain.events} events from {name}" for name, chain in chains.items()))
+    assert game["status"] == "finished", f"{kind} did not end"
+    assert chains["events pages"].events == chains["SSE"].events == game["version"]
+    assert sorted(chains["events pages"].hashes) == list(range(1, game["version"] + 1))
+    for name, chain in chains.items():
+        assert not chain.problems, (name, chain.problems[:5])
