@@ -33,7 +33,8 @@ from events.redis_store import RedisEventStore
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
 
-PAYLOAD = {"card": "QH", "end": "left", "hand": ["2C", "7D", "KS", "10H", "AC"], "seat": 1}
+HAND = ["2C", "7D", "KS", "10H", "AC"]
+PAYLOAD = {"card": "QH", "end": "left", "hand": HAND, "seat": 1}
 
 
 def sequential(client: redis.Redis, prefix: str, n: int) -> list[Row]:
@@ -66,7 +67,7 @@ def sealing(client: redis.Redis, prefix: str, n: int) -> list[Row]:
     def appends(game: str, sealed: bool) -> None:
         head = "0" * 64
         for version in range(n):
-            data = {**PAYLOAD, "card": PAYLOAD["hand"][version % 5]}
+            data = {**PAYLOAD, "card": HAND[version % len(HAND)]}
             public = {k: v for k, v in data.items() if k not in ("card", "hand")}
             seal_of = seal(data, public, seed, version + 1) if sealed else None
             result = store.append(game, [NewEvent("CardDrawn", data, 1, "human", seal_of)], version, f"c{version}",

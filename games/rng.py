@@ -129,7 +129,7 @@ class Draws(random.Random):
             raise ValueError("the recipe draws from a non-empty range with step 1")
         return self._integer(start, stop - 1)
 
-    def choice(self, seq: Sequence[_Item]) -> _Item:
+    def choice(self, seq: Sequence[_Item]) -> _Item:  # type: ignore[override]
         return seq[self._integer(0, len(seq) - 1)]
 
     def sample(self, population: Sequence[_Item], k: int, *, counts: Any = None) -> list[_Item]:  # type: ignore[override]

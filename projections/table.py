@@ -78,7 +78,9 @@ class Table:
     turn_seconds: int | None = None
     undo: UndoRequest | None = None
     last_irreversible: int = 0
-    schema: int = 1  # the envelope schema the game was created under: its draw recipe, and whether hashes are public in play
+    # The envelope schema the game was created under: its draw recipe, and whether its
+    # hashes are public while it is in play.
+    schema: int = 1
 
     @property
     def recipe(self) -> int:

@@ -11,7 +11,8 @@ import pytest
 
 from events.commitments import commitment, open_problem, salt, seal
 from events.envelope import NewEvent, canonical_json, chain
-from games.rng import Draws, below, byte_stream, commitment as seed_commitment, derive_rng, fisher_yates
+from games.rng import Draws, below, byte_stream, derive_rng, fisher_yates
+from games.rng import commitment as seed_commitment
 
 SEED = "5eed" * 16
 

@@ -23,7 +23,8 @@ def test_a_seats_replay_job_is_readable_only_with_its_token(platform: Platform) 
     hand = platform.handler.load(game["id"]).state.hands[0]
     assert result.status_code == 200 and all(json.dumps(card) in result.get_data(as_text=True) for card in hand)
 
-    for other in ({}, bob, {"Authorization": "Bearer not-a-token"}, {"authorization": f"bearer {game['seats'][1]['token']}"}):
+    spelled = {"authorization": f"bearer {game['seats'][1]['token']}"}
+    for other in ({}, bob, {"Authorization": "Bearer not-a-token"}, spelled):
         for path in (started.headers["Location"], job["result"]):
             refused = client.get(path, headers=other)
             assert refused.status_code == 404 and refused.get_json()["code"] == "not_found", (path, other)
