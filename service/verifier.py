@@ -485,7 +485,7 @@ def _head_of(record: Record) -> Head | None:
     if not isinstance(head, dict) or not _is_int(head.get("version")) \
             or not isinstance(head.get("hash"), (str, type(None))):
         raise Failed(len(record.events), "the record's head is not a version and a hash")
-    return Head(head["version"], head["hash"])
+    return Head(head["version"], head.get("hash"))
 
 
 def _check_anchor(head: Head, last: int, last_hash: str, name: str) -> None:

@@ -159,7 +159,7 @@ class Case:
     head: Head | None = None
 
     def text(self) -> str:
-        return self.record if isinstance(self.record, str) else json.dumps(self.record, ensure_ascii=False)
+        return self.record if isinstance(self.record, str) else json.dumps(self.record)
 
 
 def python_verdict(case: Case) -> dict[str, Any]:

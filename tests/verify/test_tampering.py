@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -217,3 +219,37 @@ def test_a_tampered_record_fails_in_both_verifiers_at_the_same_version(
     assert py["first_bad_version"] == version, py
     assert py["reason"].startswith(reason), py
     assert js == py, "the two verifiers agree, word for word"
+
+
+DAMAGE = [None, 1.5, 2**60, "x", [], {}, True, 0, -1, "\ud800", {"$commit": "ab"}, [1, 2]]
+
+
+def damaged(record: Record, rng: random.Random) -> Record:
+    """``record`` with one field anywhere (the record's own or an event's) deleted or
+    replaced by a value of another shape."""
+    record = copy.deepcopy(record)
+    target = record if rng.random() < 0.15 else rng.choice(record["events"])
+    places: list[tuple[Any, str | int]] = []
+    stack: list[Any] = [target]
+    while stack:
+        value = stack.pop()
+        keys: list[str | int] = list(value) if isinstance(value, dict) else list(range(len(value)))
+        for key in keys:
+            places.append((value, key))
+            if isinstance(value[key], (dict, list)):
+                stack.append(value[key])
+    parent, key = rng.choice(places)
+    if isinstance(parent, dict) and rng.random() < 0.3:
+        del parent[key]
+    else:
+        parent[key] = rng.choice(DAMAGE)
+    return record
+
+
+def test_both_verifiers_agree_on_random_damage(games: Games, tmp_path: Path) -> None:
+    """Whatever is broken, the two say the same, and neither crashes."""
+    rng = random.Random(2026)
+    cases = [Case(damaged(games.finished("tiny"), rng)) for _ in range(150)]
+    js = js_verdicts(cases, tmp_path)
+    for case, verdict in zip(cases, js, strict=True):
+        assert python_verdict(case) == verdict
