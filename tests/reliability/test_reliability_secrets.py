@@ -62,6 +62,7 @@ PAGE = 20  # events per page, so paging is exercised
 JOB_EVERY = 4
 FORK_EVERY = 6
 UNDO_EVERY = 7
+FORK_SAMPLE = 8  # hidden cards shown in forks' other seats, below which chance could place half of them
 OTHER_ENDPOINTS = ("/v1/games", "/v1/games?status=active", "/v1/stats", "/v1/kinds", "/v1/ledger", "/healthz",
                    "/metrics")
 SPECTATOR = ""  # as a token: read without one
@@ -524,6 +525,10 @@ def test_no_attack_on_what_a_seat_or_spectator_reads_recovers_a_hidden_card(plat
     assert not figures.recovered, figures.recovered[:5]
     assert not figures.leaks, figures.leaks[:5]
     assert not figures.chain_problems, figures.chain_problems[:5]
+    # A fork copied from the truth would put every hidden card where it is; a re-deal, few.
+    assert figures.locatable < FORK_SAMPLE or figures.located * 2 < figures.locatable, (
+        f"forks put {figures.located} of {figures.locatable} hidden cards where they really are"
+    )
 
 
 # -- the attack is not vacuous: on a schema-1 log it recovers cards ------------------------
