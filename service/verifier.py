@@ -481,8 +481,8 @@ def _head_of(record: Record) -> Head | None:
     head = record.head
     if head is None:
         versions = record.versions
-        return Head(versions, None) if _is_int(versions) else None
-    if not isinstance(head, dict) or not _is_int(head.get("version")) \
+        return Head(versions, None) if _is_int(versions) and abs(versions) <= MAX_SAFE else None
+    if not isinstance(head, dict) or plain_problem(head) is not None or not _is_int(head.get("version")) \
             or not isinstance(head.get("hash"), (str, type(None))):
         raise Failed(len(record.events), "the record's head is not a version and a hash")
     return Head(head["version"], head.get("hash"))

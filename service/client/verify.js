@@ -538,9 +538,11 @@ async function runChecks(record, expectedHead, verdict) {
 
 function headOf(record) {
   const head = record.head;
-  if (head === null || head === undefined) return isInt(record.versions) ? { version: record.versions, hash: null } : null;
+  if (head === null || head === undefined) {
+    return Number.isSafeInteger(record.versions) ? { version: record.versions, hash: null } : null;
+  }
   const hash = isObject(head) ? field(head, "hash") : null;
-  if (!isObject(head) || !isInt(head.version) || !(typeof hash === "string" || hash === null)) {
+  if (!isObject(head) || plainProblem(head) !== null || !isInt(head.version) || !(typeof hash === "string" || hash === null)) {
     throw new Failed(record.events.length, "the record's head is not a version and a hash");
   }
   return { version: head.version, hash };
