@@ -175,11 +175,11 @@ async function sha256(bytes) {
   return new Uint8Array(await subtle.digest("SHA-256", bytes));
 }
 
-async function sha256Hex(text) {
+export async function sha256Hex(text) {
   return hex(await sha256(typeof text === "string" ? utf8(text) : text));
 }
 
-async function hmacSha256(key, message) {
+export async function hmacSha256(key, message) {
   if (!subtle) return hmacSha256Pure(utf8(key), utf8(message));
   let cryptoKey = hmacKeys.get(key);
   if (!cryptoKey) {
@@ -188,8 +188,6 @@ async function hmacSha256(key, message) {
   }
   return new Uint8Array(await subtle.sign("HMAC", await cryptoKey, utf8(message)));
 }
-
-export { sha256Hex, hmacSha256 };
 
 // -- section 2: the chain ---------------------------------------------------------------------
 
