@@ -1,17 +1,19 @@
 """Issue 16 and check 8 of issue 12: nothing a seat or a spectator can read names a card
 hidden from it, and no brute force over what it read recovers one.
 
-For every kind, games with a key-less human attacker (seat 0), bots and (where the game
-seats two) another key-less human. After every action the attacker (with seat 0's token)
-and a spectator (no token) read everything open to them: the game, the paged events, the
-SSE stream, every answer's headers, the history at each new version, the replay, the
-replay and audit jobs they start, the jobs another seat started (whose ids they learned),
-every other endpoint, and (the seat) forks it makes, read with each of the fork's tokens.
-Everything is then attacked by ``tests/reliability/adversary.py`` (hash, digest, salt and
-same-commitment attacks over the game's whole card list) and scanned for hidden card ids,
-other seats' tokens and the seed; each seat also checks the hash chain live. A claim counts
-as a recovery when its card is hidden from the reader at the version it was read for
-(``game.secrets(state, seat)``, the server's truth).
+For every kind, two games: a key-less human attacker (seat 0) against bots, and the
+attacker with another key-less human (and a bot where the game seats three). After every
+action the attacker (with seat 0's token) and a spectator (no token) read everything open
+to them: the game, the paged events, the SSE stream, every answer's headers, the history
+at each new version, the replay, the replay and audit jobs they start, the jobs another
+seat started (whose ids they learned), every other endpoint, and (the seat) forks it
+makes, read with each of the fork's tokens. Everything is then attacked by
+``tests/reliability/adversary.py`` (hash, digest, salt and same-commitment attacks over
+the game's whole card list) and scanned for hidden card ids, other seats' tokens and the
+seed; each reader also checks the hash chain live. A claim counts as a recovery when its
+card is hidden from the reader at the version it was read for (``game.secrets(state,
+seat)``, the server's truth). A job is served only to the token that started it (anyone,
+for a job started without one).
 
 A second test shows the attack is not vacuous: the same code, on the same kind of log
 hashed under envelope schema 1 and shown with its hashes (the old leak), recovers cards.
@@ -59,15 +61,14 @@ KINDS = registry.keys()  # "tiny" too: tests/conftest.py registers it for every 
 ACTIONS = 24  # human actions per game: the secrets are all there from the deal on
 SCHEMA_1_ACTIONS = 80  # enough for every kind to draw a card or two in secret
 PAGE = 20  # events per page, so paging is exercised
-JOB_EVERY = 4
-FORK_EVERY = 6
+FORK_EVERY = 3
 UNDO_EVERY = 7
-FORK_SAMPLE = 8  # hidden cards shown in forks' other seats, below which chance could place half of them
+FORK_SAMPLE = 20  # hidden cards shown in forks' other seats, below which chance could place half of them
 OTHER_ENDPOINTS = ("/v1/games", "/v1/games?status=active", "/v1/stats", "/v1/kinds", "/v1/ledger", "/healthz",
                    "/metrics")
 SPECTATOR = ""  # as a token: read without one
 SSE_EVENT = re.compile(r"id: \d+\nevent: \S+\ndata: (.*)\n")
-HEADER_WORD = re.compile(r"[^\s,;=\"'<>()]+")
+HEADER_WORD = re.compile(r"[^\s,;=\"'<>()/?&]+")
 
 
 @pytest.fixture
@@ -156,17 +157,19 @@ class Figures:
     places: int = 0
     guesses: int = 0
     chain_events: int = 0
+    claims: int = 0
     located: int = 0
     locatable: int = 0
     recovered: list[str] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
     chain_problems: list[str] = field(default_factory=list)
+    doors: list[str] = field(default_factory=list)  # jobs served to a caller that did not start them, or refused
 
 
 class Reader:
     """A seat (with its token) or a spectator, reading and attacking one game (and its forks)."""
 
-    def __init__(self, name: str, seat: int | None, token: str | None, public: list[str]) -> None:
+    def __init__(self, name: str, seat: int | None, token: str | None, public: list[str | bytes]) -> None:
         self.name, self.seat, self.token, self.public = name, seat, token, public
         self.adversaries: dict[str, Adversary] = {}
         self.chains: dict[str, ChainCheck] = {}
@@ -201,7 +204,7 @@ class Attack:
         self.tokens: dict[int, str] = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
         self.truth = Truth(platform, self.id)
         self.seed = platform.vault.seed(self.id)
-        public = [game["seed_commitment"], bytes.fromhex(game["seed_commitment"]).hex()]
+        public = [game["seed_commitment"], bytes.fromhex(game["seed_commitment"])]
         self.seat = Reader("seat 0", 0, self.tokens[0], public)
         self.spectator = Reader("spectator", None, None, public)
         self.other = 1 if 1 in self.tokens else None
@@ -308,9 +311,15 @@ class Attack:
             self.read(reader, f"/v1/games/{self.id}/history/{version}", hidden=self.hidden(reader, version))
         reader.seen_history = last
 
-    def read_job(self, reader: Reader, job: str, token: str | None = None) -> None:
-        self.read(reader, f"/v1/jobs/{job}", token)
-        self.read(reader, f"/v1/jobs/{job}/result", token)
+    def read_job(self, reader: Reader, job: str, owned: bool) -> None:
+        """A job's status and result: the caller's own (or a spectator's) are served; a job
+        another token started is not (as if it did not exist)."""
+        for path in (f"/v1/jobs/{job}", f"/v1/jobs/{job}/result"):
+            response = self.get(reader, path)
+            self.judge(reader, self.pieces(reader, f"{reader.name} GET {path}", response))
+            served = response.status_code == 200
+            if served != owned:
+                self.figures.doors.append(f"{reader.name} GET {path}: {response.status_code}, owned: {owned}")
 
     def start_jobs(self, reader: Reader, token: str | None) -> list[str]:
         jobs = []
@@ -328,16 +337,15 @@ class Attack:
         self.read_stream(reader)
         self.read_history(reader)
         self.read(reader, f"/v1/games/{self.id}/replay")
-        if self.actions % JOB_EVERY == 0:
-            jobs = self.start_jobs(reader, reader.token)
-            for job in jobs:
-                self.read_job(reader, job)
-            if reader is self.seat:
-                self.seat_jobs += jobs
+        jobs = self.start_jobs(reader, reader.token)
+        for job in jobs:
+            self.read_job(reader, job, owned=True)
+        if reader is self.seat:
+            self.seat_jobs += jobs
         for job in self.learned_jobs + (self.seat_jobs if reader is self.spectator else []):
             if job not in reader.jobs_read:
                 reader.jobs_read.add(job)
-                self.read_job(reader, job)
+                self.read_job(reader, job, owned=False)
         if reader is self.spectator:
             for path in OTHER_ENDPOINTS:
                 self.read(reader, path)
@@ -346,14 +354,15 @@ class Attack:
 
     def fork(self, reader: Reader) -> None:
         """The seat forks the game where it stands, with a token for every seat of the fork,
-        and reads the fork as each: its own seat's reading is judged against its secrets in
-        this game; another seat's view of the fork shows a re-deal, so it must not put this
-        game's hidden cards where they really are."""
-        version = self.truth.now.version
+        and reads the fork as each. Its own seat's reading (and a spectator's) must not name
+        a card hidden from it here; no reading may name a card the fork hides from every
+        seat (its own deck); and another seat's view shows a re-deal, which must not put
+        the cards hidden here where they really are."""
+        parent = self.truth.now
         hidden = self.hidden(reader)
-        players = [{"name": f"fork-{i}"} for i in range(len(self.truth.now.seats))]
+        players = [{"name": f"fork-{i}"} for i in range(len(parent.seats))]
         created = self.read(reader, f"/v1/games/{self.id}/forks", method="POST",
-                            body={"at_version": version, "players": players})
+                            body={"at_version": parent.version, "players": players})
         if created is None or "id" not in created:
             return
         self.figures.forks += 1
@@ -361,17 +370,17 @@ class Attack:
         self.fork_seeds.append(self.platform.vault.seed(fork))
         tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
         assert set(tokens) == set(range(len(players))), created
-        self.read_events(reader, fork, tokens[reader.seat], hidden)
-        self.read(reader, f"/v1/games/{fork}", tokens[reader.seat], game=fork, hidden=hidden)
-        self.read(reader, f"/v1/games/{fork}", SPECTATOR, game=fork, hidden=hidden)
-        truth = self.truth.now
+        forked = Truth(self.platform, fork)
+        from_nobody = frozenset.intersection(*(forked.hidden(seat, 1) for seat in tokens))
+        self.read_events(reader, fork, tokens[reader.seat], hidden | from_nobody)
+        for token in (tokens[reader.seat], SPECTATOR):
+            self.read(reader, f"/v1/games/{fork}", token, game=fork, hidden=hidden | from_nobody)
         for seat, token in tokens.items():
-            if seat == reader.seat:
-                continue
-            view = self.read(reader, f"/v1/games/{fork}", token, game=fork, hidden=frozenset())["view"]
-            same, total = located(truth.game.view(truth.state, seat), view, hidden)
-            self.figures.located += same
-            self.figures.locatable += total
+            if seat != reader.seat:
+                view = self.read(reader, f"/v1/games/{fork}", token, game=fork, hidden=from_nobody)["view"]
+                same, total = located(parent.game.view(parent.state, seat), view, hidden)
+                self.figures.located += same
+                self.figures.locatable += total
 
     # judging
 
@@ -393,6 +402,7 @@ class Attack:
             adversary = reader.adversary(piece.game, cards)
             claims: list[Claim] = adversary.attack_events(piece.events, piece.where)
             claims += adversary.attack_text(piece.text, 0, piece.where)
+            self.figures.claims += len(claims)
             self.figures.recovered += [f"{c.how}: {c.card!r} at {c.where}" for c in claims if c.card in piece.hidden]
             for event in piece.events:
                 reader.chain(piece.game).receive(event, piece.where)
@@ -415,7 +425,7 @@ class Attack:
         else:
             response = self.client.post(f"/v1/games/{self.id}/actions", json=body, headers=bearer(self.tokens[seat]))
             assert response.status_code == 200, response.get_data(as_text=True)
-            if seat == self.other and self.actions % JOB_EVERY == 1:
+            if seat == self.other:
                 self.learned_jobs += self.other_seat_jobs()
         self.actions += 1
         self.figures.actions += 1
@@ -431,6 +441,7 @@ class Attack:
             response = self.client.post(f"/v1/games/{self.id}/{what}", json={}, headers=bearer(self.tokens[1]))
             assert response.status_code == 202, response.get_data(as_text=True)
             jobs.append(response.get_json()["id"])
+            self.figures.jobs += 1
         return jobs
 
     def ask_undo(self) -> None:
@@ -504,6 +515,16 @@ def line_ups(kind: str) -> Iterator[list[dict[str, Any]]]:
     yield [{"name": "eve"}, {"name": "bob"}] + [{"bot": "random"}] * (count - 2)
 
 
+def report(kind: str, f: Figures, seconds: float) -> str:
+    return (
+        f"secrets {kind}: {f.games} games, {f.actions} human actions; read {f.pieces} pieces ({f.bytes / 1e6:.1f} MB, "
+        f"{f.sse} SSE messages, {f.jobs} jobs, {f.forks} forks); attacked {f.hidden} hidden values at {f.places} "
+        f"places with {f.guesses} guesses: recovered {len(f.recovered)} (claims made {f.claims}); literal leaks "
+        f"{len(f.leaks)}; jobs served to others {len(f.doors)}; fork re-deals put {f.located}/{f.locatable} hidden "
+        f"cards where they are; chain checked on {f.chain_events} events; {seconds:.1f} s"
+    )
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_no_attack_on_what_a_seat_or_spectator_reads_recovers_a_hidden_card(platform: Platform, kind: str) -> None:
     # given: games of this kind, the attacker at seat 0 and a spectator reading everything after every action
@@ -513,18 +534,12 @@ def test_no_attack_on_what_a_seat_or_spectator_reads_recovers_a_hidden_card(plat
     # when: they play, and every piece read is attacked
     for index, players in enumerate(line_ups(kind)):
         Attack(platform, client, kind, players, figures).play(random.Random(f"{kind}/{index}"), ACTIONS)
-    # then: nothing recovered, no hidden card, token or seed named, and every chain checks
-    print(
-        f"secrets {kind}: {figures.games} games, {figures.actions} human actions; read {figures.pieces} pieces "
-        f"({figures.bytes / 1e6:.1f} MB, {figures.sse} SSE messages, {figures.jobs} jobs, {figures.forks} forks); "
-        f"attacked {figures.hidden} hidden values at {figures.places} places with {figures.guesses} guesses: "
-        f"recovered {len(figures.recovered)}; literal leaks {len(figures.leaks)}; fork re-deals put "
-        f"{figures.located}/{figures.locatable} hidden cards where they are; chain checked on "
-        f"{figures.chain_events} events in {time.monotonic() - started:.1f} s"
-    )
+    # then: nothing recovered, no hidden card, token or seed named, every chain checks, no other's job served
+    print(report(kind, figures, time.monotonic() - started))
     assert not figures.recovered, figures.recovered[:5]
     assert not figures.leaks, figures.leaks[:5]
     assert not figures.chain_problems, figures.chain_problems[:5]
+    assert not figures.doors, figures.doors[:5]
     # A fork copied from the truth would put every hidden card where it is; a re-deal, few.
     assert figures.locatable < FORK_SAMPLE or figures.located * 2 < figures.locatable, (
         f"forks put {figures.located} of {figures.locatable} hidden cards where they really are"
