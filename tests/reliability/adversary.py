@@ -7,8 +7,9 @@ the server's secrets. Its attacks, each tried over every candidate card ``c``:
 * **hash**: rebuild an event's hashed body (spec section 2) with one unknown place filled by
   ``c`` or ``[c]``: a ``$commit`` leaf, a ``null``, a count of one standing for a one-card
   list, or a field the event lacks that events of its type carry (``card`` and ``cards``
-  always). A match with the event's ``hash`` (or, if that is withheld, the next event's
-  ``prev_hash``) names the card. This is how a schema-1 log gave its cards away.
+  always); a count of two in a field seen holding a list, by every pair ``[c, d]``. A
+  match with the event's ``hash`` (or, if that is withheld, the next event's ``prev_hash``)
+  names the card. This is how a schema-1 log gave its cards away.
 * **digest**: every hex string it read (hashes, commitments, ids, headers) against
   SHA-256 of ``c`` in the obvious encodings, and SHA-256 and HMAC-SHA256 combining them
   with public values (game id, seed commitment, its own token).
@@ -200,11 +201,20 @@ def filled(hashed: Any, place: Place, value: Any) -> Any:
 
 @dataclass
 class Tally:
+    """What the attacker tried: places filled and bodies hashed (the hash attack),
+    commitments and salts tried, hex strings and the digests each was compared with."""
+
     places: int = 0
+    hash_guesses: int = 0
     commitments: int = 0
+    salt_guesses: int = 0
     hexes: int = 0
-    guesses: int = 0
+    digest_guesses: int = 0
     claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def guesses(self) -> int:
+        return self.hash_guesses + self.salt_guesses + self.digest_guesses
 
 
 class Adversary:
@@ -310,7 +320,7 @@ class Adversary:
                 if guess.hexdigest() == target:
                     spot = f"{where} v{version} {kind} {list(place.path)}"
                     claims += [Claim("hash", spot, version, card) for card in cards]
-                self.tally.guesses += 1
+                self.tally.hash_guesses += 1
         return claims
 
     def pairs(self) -> Iterator[tuple[tuple[str, ...], bytes]]:
@@ -342,7 +352,7 @@ class Adversary:
                 for (card,), form in self.encodings:
                     if hashlib.sha256(salt + form).hexdigest() == commit:
                         claims.append(Claim("salt", spot, version, card))
-                self.tally.guesses += len(self.encodings)
+                self.tally.salt_guesses += len(self.encodings)
         for commit in touched:
             places = self.commit_places[commit]
             if commit in self.known_commits and len(places) > 1:
@@ -362,7 +372,7 @@ class Adversary:
         for found in hex_strings(text) - self.attacked_hexes:
             self.attacked_hexes.add(found)
             self.tally.hexes += 1
-            self.tally.guesses += len(self.cards) * self.digests_per_card
+            self.tally.digest_guesses += len(self.cards) * self.digests_per_card
             for digest, card in self.digests.get(found[:32], []):
                 if digest.startswith(found) or found.startswith(digest):
                     claims.append(Claim("digest", f"{where} {found[:16]}...", version, card))

@@ -155,7 +155,9 @@ class Figures:
     jobs: int = 0
     hidden: int = 0
     places: int = 0
-    guesses: int = 0
+    hash_guesses: int = 0
+    salt_guesses: int = 0
+    digest_guesses: int = 0
     chain_events: int = 0
     claims: int = 0
     located: int = 0
@@ -466,7 +468,9 @@ class Attack:
             self.figures.hidden += len(reader.hidden_seen)
             for adversary in reader.adversaries.values():
                 self.figures.places += adversary.tally.places + adversary.tally.commitments
-                self.figures.guesses += adversary.tally.guesses
+                self.figures.hash_guesses += adversary.tally.hash_guesses
+                self.figures.salt_guesses += adversary.tally.salt_guesses
+                self.figures.digest_guesses += adversary.tally.digest_guesses
             for chain in reader.chains.values():
                 self.figures.chain_events += chain.events
                 self.figures.chain_problems += chain.problems
@@ -516,10 +520,12 @@ def line_ups(kind: str) -> Iterator[list[dict[str, Any]]]:
 
 
 def report(kind: str, f: Figures, seconds: float) -> str:
+    guesses = f.hash_guesses + f.salt_guesses + f.digest_guesses
     return (
         f"secrets {kind}: {f.games} games, {f.actions} human actions; read {f.pieces} pieces ({f.bytes / 1e6:.1f} MB, "
         f"{f.sse} SSE messages, {f.jobs} jobs, {f.forks} forks); attacked {f.hidden} hidden values at {f.places} "
-        f"places with {f.guesses} guesses: recovered {len(f.recovered)} (claims made {f.claims}); literal leaks "
+        f"places with {guesses} guesses ({f.hash_guesses} hashed bodies, {f.salt_guesses} salted commitments, "
+        f"{f.digest_guesses} digest comparisons): recovered {len(f.recovered)} (claims made {f.claims}); literal leaks "
         f"{len(f.leaks)}; jobs served to others {len(f.doors)}; fork re-deals put {f.located}/{f.locatable} hidden "
         f"cards where they are; chain checked on {f.chain_events} events; {seconds:.1f} s"
     )
@@ -631,7 +637,7 @@ def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Pla
 
 
 SPEC_SEED = "5eed" * 16
-SPEC_EVENT = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
+SPEC_EVENT: dict[str, Any] = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
     "schema": 2, "version": 5, "type": "CardDrawn", "seat": 1, "actor": "human", "data": {"seat": 1},
     "sealed": {"card": {"$commit": "4d76819fa2edd233ab00223eb0602b59bf984e78a8982206adf8986afba41228"}, "seat": 1},
     "at": "2026-11-23T12:00:00.000Z", "command_id": "seat-1:k1", "prev_hash": "a" * 64,
@@ -682,42 +688,67 @@ def test_each_attack_recovers_a_card_where_its_weakness_is_planted() -> None:
 # -- the chain, live ---------------------------------------------------------------------
 
 
+class LiveSeat:
+    """Seat 0 of a whole game, checking every event it receives as it arrives: on the chain
+    of its route (events pages, the stream, action answers), and, while the game is in
+    play, for the cards hidden from it, by name and by the attack."""
+
+    ROUTES = ("events pages", "SSE", "action answers")
+
+    def __init__(self, platform: Platform, game_id: str, token: str) -> None:
+        self.truth = Truth(platform, game_id)
+        self.chains = {route: ChainCheck() for route in self.ROUTES}
+        self.adversary = Adversary([game_id, self.truth.now.seed_commitment, token])
+        self.leaks: list[str] = []
+
+    def receive(self, route: str, events: list[dict[str, Any]]) -> None:
+        self.truth.sync()
+        for event in events:
+            self.chains[route].receive(event, route)
+            hidden = frozenset() if self.truth.over else self.truth.hidden(0, event["version"])
+            text = json.dumps(event)
+            self.leaks += [f"{route} v{event['version']} names {card!r}" for card in json_strings(text) & hidden]
+            self.adversary.add_candidates(self.truth.cards)
+            claims = self.adversary.attack_events([event], route) + self.adversary.attack_text(text, 0, route)
+            self.leaks += [f"{c.how}: {c.card!r} at {c.where}" for c in claims if c.card in hidden]
+
+
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_seat_checks_the_chain_live_on_every_event_it_receives(platform: Platform, kind: str) -> None:
+def test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game(platform: Platform, kind: str) -> None:
     # given: a whole game of this kind, a key-less human at seat 0 against bots
     client = create_app(platform.config, platform).test_client()
     created = client.post("/v1/games", json={"kind": kind, "players": next(line_ups(kind))}).get_json()
     game_id, token = created["id"], created["seats"][0]["token"]
-    rng = random.Random(kind)
-    chains = {"events pages": ChainCheck(), "SSE": ChainCheck(), "action answers": ChainCheck()}
+    seat, rng = LiveSeat(platform, game_id, token), random.Random(kind)
     seen = {"events pages": 0, "SSE": 0}
-    # when: after every action, seat 0 checks each event it receives by the spec's rule (pages, the stream, answers)
+    # when: after every action, seat 0 reads its new events from the pages and the stream, and its answers
     for _ in range(5000):
         game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).get_json()
-        chains["events pages"].head(game["head"], "game")
+        seat.chains["events pages"].head(game["head"], "game")
         while seen["events pages"] < game["version"]:
             path = f"/v1/games/{game_id}/events?after={seen['events pages']}&limit={PAGE}"
             page = client.get(path, headers=bearer(token)).get_json()
-            for event in page["events"]:
-                chains["events pages"].receive(event, f"page after {seen['events pages']}")
+            seat.receive("events pages", page["events"])
             seen["events pages"] = page["next_after"]
         for _, message in sse_messages(client, game_id, token, seen["SSE"], game["version"]):
             event = sse_event(message)
             if event is not None:
-                chains["SSE"].receive(event, "SSE")
+                seat.receive("SSE", [event])
                 seen["SSE"] = event["version"]
         if game["status"] != "active" or not game["legal_actions"]:
             break
         body = {"action": rng.choice(game["legal_actions"]), "expected_version": game["version"]}
         answer = client.post(f"/v1/games/{game_id}/actions", json=body, headers=bearer(token)).get_json()
-        for event in answer["events"]:
-            chains["action answers"].receive(event, "action answer")
-        chains["action answers"].head(answer["head"], "action answer")
-    # then: every event recomputes and links, from version 1 to the end of the game
+        seat.receive("action answers", answer["events"])
+        seat.chains["action answers"].head(answer["head"], "action answer")
+    # then: every event recomputes and links, from version 1 to the end; none gave a hidden card away
+    pages, stream = seat.chains["events pages"], seat.chains["SSE"]
     print(f"chain {kind}: {game['status']} at version {game['version']}; checked "
-          + ", ".join(f"{chain.events} events from {name}" for name, chain in chains.items()))
+          + ", ".join(f"{chain.events} events from {route}" for route, chain in seat.chains.items())
+          + f"; attacked with {seat.adversary.tally.guesses} guesses: {len(seat.leaks)} hidden cards given away")
     assert game["status"] == "finished", f"{kind} did not end"
-    assert chains["events pages"].events == chains["SSE"].events == game["version"]
-    assert sorted(chains["events pages"].hashes) == list(range(1, game["version"] + 1))
-    for name, chain in chains.items():
-        assert not chain.problems, (name, chain.problems[:5])
+    assert pages.events == stream.events == game["version"]
+    assert sorted(pages.hashes) == list(range(1, game["version"] + 1))
+    for route, chain in seat.chains.items():
+        assert not chain.problems, (route, chain.problems[:5])
+    assert not seat.leaks, seat.leaks[:5]
