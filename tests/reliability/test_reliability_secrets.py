@@ -636,6 +636,42 @@ def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Pla
     assert not found["schema 2"], sorted(found["schema 2"], key=str)[:5]
 
 
+PLANTED_KIND = "fortress-siege"
+
+
+def plant(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
+    """Put back one door the service closed: events hashed over their whole data while
+    redacted (no seal), job results for anyone, forks that copy the truth."""
+    if leak == "unsealed events":
+        monkeypatch.setattr("service.handler.sealed_data", lambda *args, **kwargs: None)
+    elif leak == "open jobs":
+        monkeypatch.setattr("service.routes.history._readable_job", lambda job_id: None)
+    else:
+        game = registry.get(PLANTED_KIND)
+        monkeypatch.setattr(type(game), "determinize", lambda self, state, seat, rng: state)
+
+
+@pytest.mark.parametrize("leak", ["unsealed events", "open jobs", "exact forks"])
+def test_the_live_attack_finds_each_leak_planted_back(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch, leak: str
+) -> None:
+    # given: the service with one closed door opened again
+    plant(monkeypatch, leak)
+    client = create_app(platform.config, platform).test_client()
+    figures = Figures()
+    # when: the attacker and the spectator play and read a game as in the test above
+    players = list(line_ups(PLANTED_KIND))[1]
+    Attack(platform, client, PLANTED_KIND, players, figures).play(random.Random(leak), ACTIONS // 2)
+    print(f"planted {leak}: " + report(PLANTED_KIND, figures, 0))
+    # then: the same reading and judging catch it
+    if leak == "unsealed events":
+        assert figures.recovered
+    elif leak == "open jobs":
+        assert figures.doors and figures.leaks
+    else:
+        assert figures.locatable and figures.located == figures.locatable
+
+
 SPEC_SEED = "5eed" * 16
 SPEC_EVENT: dict[str, Any] = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
     "schema": 2, "version": 5, "type": "CardDrawn", "seat": 1, "actor": "human", "data": {"seat": 1},
