@@ -73,8 +73,8 @@ def list_games() -> Response:
     if status not in (None, "open", "active", "finished"):
         raise CommandError("invalid_request", "status must be open, active or finished.")
     kind = request.args.get("kind") or None
-    offset = _int_arg("offset", 0, 0, 10**9)
-    limit = _int_arg("limit", 50, 1, 200)
+    offset = int_arg("offset", 0, 0, 10**9)
+    limit = int_arg("limit", 50, 1, 200)
     models = ReadModels(platform().redis, platform().config.prefix)
     total, summaries = models.games(status, kind, offset, limit)
     page = {"games": summaries, "total": total, "offset": offset, "limit": limit}
@@ -90,7 +90,7 @@ def stats() -> Response:
     return _json({"kinds": ReadModels(platform().redis, platform().config.prefix).stats()})
 
 
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
+def int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
@@ -164,8 +164,8 @@ def _if_match() -> int:
 def events(game_id: str) -> Response:
     seat = caller_seat(game_id)
     table = _table(game_id)
-    after = _int_arg("after", 0, 0, 2**53)
-    limit = _int_arg("limit", 100, 1, MAX_PAGE)
+    after = int_arg("after", 0, 0, 2**53)
+    limit = int_arg("limit", 100, 1, MAX_PAGE)
     envelopes = platform().store.read(game_id, after=after, limit=limit)
     page = {
         "events": [event_for(table, e, seat) for e in envelopes],

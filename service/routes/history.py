@@ -8,14 +8,14 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, fields, validate
 
 from service import tooling
 from service.errors import CommandError
 from service.handler import token_hash
 from service.http import bearer, body, caller_seat, platform
-from service.routes.games import game_body
+from service.routes.games import game_body, int_arg
 from service.schemas import MAX_VERSION, PlayerIn
 from workers import long_jobs
 
@@ -63,8 +63,8 @@ def replay(game_id: str) -> Response:
 @bp.get("/v1/ledger")
 def ledger() -> Response:
     """The public ledger of finished games, paged by index."""
-    after = _int_arg("after", 0, 0, 2**53)
-    limit = _int_arg("limit", 100, 1, 1000)
+    after = int_arg("after", 0, 0, 2**53)
+    limit = int_arg("limit", 100, 1, 1000)
     entries = platform().ledger.page(after, limit)
     last = platform().ledger.last()
     return _json({
@@ -72,19 +72,6 @@ def ledger() -> Response:
         "next_after": entries[-1]["index"] if entries else after,
         "head": None if last is None else {"index": last["index"], "entry_hash": last["entry_hash"]},
     })
-
-
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise CommandError("invalid_request", f"{name} must be a whole number.") from None
-    if not low <= value <= high:
-        raise CommandError("invalid_request", f"{name} must be between {low} and {high}.")
-    return value
 
 
 @bp.post("/v1/games/<game_id>/replays")
