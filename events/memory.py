@@ -6,14 +6,15 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from events.envelope import NewEvent, chain
-from events.store import AppendResult, EventStore, Notice, VersionConflict, now_iso
+from events.store import AppendResult, CommandReused, EventStore, Notice, VersionConflict, now_iso, same_request
 
 
 class MemoryEventStore(EventStore):
     def __init__(self) -> None:
         self._logs: dict[str, list[str]] = {}
         self._hashes: dict[str, list[str]] = {}
-        self._commands: dict[tuple[str, str], AppendResult] = {}
+        # (game, command id) -> (first version, last version, the request's fingerprint)
+        self._commands: dict[tuple[str, str], tuple[int, int, str | None]] = {}
         self._feed: list[Notice] = []
         self._lock = threading.Lock()
 
@@ -24,11 +25,13 @@ class MemoryEventStore(EventStore):
         expected_version: int,
         command_id: str | None = None,
         prev_hash: str | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         with self._lock:
-            if command_id is not None and (game_id, command_id) in self._commands:
-                first = self._commands[game_id, command_id]
-                return AppendResult(first.first_version, first.last_version, duplicate=True)
+            if command_id is not None:
+                earlier = self.command_result(game_id, command_id, fingerprint)
+                if earlier is not None:
+                    return earlier
             log = self._logs.setdefault(game_id, [])
             hashes = self._hashes.setdefault(game_id, [])
             if len(log) != expected_version:
@@ -39,7 +42,7 @@ class MemoryEventStore(EventStore):
             hashes.extend(e.hash for e in envelopes)
             result = AppendResult(expected_version + 1, expected_version + len(envelopes), False, tuple(envelopes))
             if command_id is not None:
-                self._commands[game_id, command_id] = AppendResult(result.first_version, result.last_version)
+                self._commands[game_id, command_id] = (result.first_version, result.last_version, fingerprint)
             last = envelopes[-1]
             self._feed.append(Notice(f"{len(self._feed) + 1}-0", game_id, last.version, last.type))
             return result
@@ -55,9 +58,16 @@ class MemoryEventStore(EventStore):
             last = Envelope.decode(entries[-1][1])
             self._feed.append(Notice(f"{len(self._feed) + 1}-0", game_id, last.version, last.type))
 
-    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
-        first = self._commands.get((game_id, command_id))
-        return None if first is None else AppendResult(first.first_version, first.last_version, duplicate=True)
+    def command_result(
+        self, game_id: str, command_id: str, fingerprint: str | None = None
+    ) -> AppendResult | None:
+        record = self._commands.get((game_id, command_id))
+        if record is None:
+            return None
+        first, last, recorded = record
+        if not same_request(recorded, fingerprint):
+            raise CommandReused(command_id)
+        return AppendResult(first, last, duplicate=True)
 
     def read_raw(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, str]]:
         log = self._logs.get(game_id, [])

@@ -2,10 +2,13 @@
 
 Keys of one game share the hash tag ``{<game>}``: ``<p>:{g}:events`` (the stream,
 entry id ``<version>-0``), ``<p>:{g}:head`` (``"<version>:<hash>"``) and
-``<p>:{g}:cmd:<command id>`` (the first result of a command, kept 7 days). The feed
+``<p>:{g}:cmd:<command id>`` (the first result of a command and the fingerprint of its
+request, ``"<first>:<last>:<fingerprint>"``, kept 7 days; records without the fingerprint
+are the old code's, honoured as they are). The feed
 ``<p>:feed`` and the game index ``<p>:games`` are global.
 
-An append is one round trip: a Lua script checks the command id, the expected
+An append is one round trip: a Lua script checks the command id (and that a repeated
+one comes with the same request), the expected
 version and the head hash, XADDs every event, moves the head, records the command
 and adds a notice to the feed, atomically. Hashes are computed here in Python
 (Redis Lua has no SHA-256); the script refuses a chain built on the wrong head.
@@ -19,12 +22,21 @@ from collections.abc import Iterator, Sequence
 import redis
 
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
-from events.store import DEDUP_SECONDS, AppendResult, EventStore, Notice, VersionConflict, now_iso
+from events.store import (
+    DEDUP_SECONDS,
+    AppendResult,
+    CommandReused,
+    EventStore,
+    Notice,
+    VersionConflict,
+    now_iso,
+    same_request,
+)
 
 APPEND_LUA = """
 -- ARGV[1]: expected version, prev hash, game id, dedup ttl, has-command flag, last
--- event's type and hash, joined by newlines (one argument packs faster than seven);
--- ARGV[2..]: the encoded events.
+-- event's type and hash, the request's fingerprint (empty for none), joined by newlines
+-- (one argument packs faster than eight); ARGV[2..]: the encoded events.
 local head_args = {}
 for part in string.gmatch(ARGV[1], '([^\\n]*)\\n?') do head_args[#head_args + 1] = part end
 local expected = tonumber(head_args[1])
@@ -34,10 +46,17 @@ local ttl = tonumber(head_args[4])
 local has_command = head_args[5] == '1'
 local last_type = head_args[6]
 local last_hash = head_args[7]
+local fingerprint = head_args[8] or ''
 local count = #ARGV - 1
 if has_command then
   local seen = redis.call('GET', KEYS[3])
-  if seen then return {'duplicate', seen} end
+  if seen then
+    -- A record without a fingerprint (the old code's, or a bot's) matches any request,
+    -- as does a request without one: see events.store.same_request.
+    local recorded = string.match(seen, '^%d+:%d+:(.+)$')
+    if recorded and fingerprint ~= '' and recorded ~= fingerprint then return {'reused', seen} end
+    return {'duplicate', seen}
+  end
 end
 local version = 0
 local head_hash = '""" + GENESIS_HASH + """'
@@ -55,7 +74,11 @@ end
 local last = expected + count
 redis.call('SET', KEYS[2], tostring(last) .. ':' .. last_hash)
 local result = tostring(expected + 1) .. ':' .. tostring(last)
-if has_command then redis.call('SET', KEYS[3], result, 'EX', ttl) end
+if has_command then
+  local record = result
+  if fingerprint ~= '' then record = result .. ':' .. fingerprint end
+  redis.call('SET', KEYS[3], record, 'EX', ttl)
+end
 redis.call('XADD', KEYS[4], '*', 'game', game, 'version', tostring(last), 'type', last_type)
 if expected == 0 then
   local now = redis.call('TIME')
@@ -89,6 +112,7 @@ class RedisEventStore(EventStore):
         expected_version: int,
         command_id: str | None = None,
         prev_hash: str | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         if not events:
             raise ValueError("an append needs at least one event")
@@ -112,6 +136,7 @@ class RedisEventStore(EventStore):
                     "1" if command_id is not None else "0",
                     envelopes[-1].type,
                     envelopes[-1].hash,
+                    fingerprint or "",
                 )
             )
             args = [header, *(e.encode() for e in envelopes)]
@@ -121,8 +146,9 @@ class RedisEventStore(EventStore):
                 first, last = value.split(":")
                 return AppendResult(int(first), int(last), False, tuple(envelopes))
             if status == "duplicate":
-                first, last = value.split(":")
-                return AppendResult(int(first), int(last), duplicate=True)
+                return _recorded(value)[0]
+            if status == "reused":
+                raise CommandReused(command_id or "")
             if status == "conflict":
                 raise VersionConflict(expected_version, int(value))
             prev_hash = value
@@ -139,12 +165,16 @@ class RedisEventStore(EventStore):
         pipe.xadd(self.feed_key, {"game": game_id, "version": last.version, "type": last.type})
         pipe.execute()
 
-    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
+    def command_result(
+        self, game_id: str, command_id: str, fingerprint: str | None = None
+    ) -> AppendResult | None:
         seen = self.redis.get(self.key(game_id, f"cmd:{command_id}"))
         if seen is None:
             return None
-        first, last = seen.decode().split(":")
-        return AppendResult(int(first), int(last), duplicate=True)
+        result, recorded = _recorded(seen.decode())
+        if not same_request(recorded, fingerprint):
+            raise CommandReused(command_id)
+        return result
 
     def _head_hash(self, game_id: str, version: int) -> str:
         if version == 0:
@@ -193,3 +223,9 @@ class RedisEventStore(EventStore):
             )
             for entry_id, fields in entries
         ]
+
+
+def _recorded(record: str) -> tuple[AppendResult, str | None]:
+    """A dedup record's result and fingerprint (None in a record of the old code)."""
+    first, last, *fingerprint = record.split(":", 2)
+    return AppendResult(int(first), int(last), duplicate=True), fingerprint[0] if fingerprint else None

@@ -17,6 +17,24 @@ from events.envelope import ChainReport, Envelope, NewEvent, verify_chain
 DEDUP_SECONDS = 7 * 24 * 3600
 
 
+class CommandReused(Exception):
+    """A command id seen before came with a different request (another fingerprint)."""
+
+    def __init__(self, command_id: str) -> None:
+        super().__init__(f"command {command_id} was used for a different request")
+        self.command_id = command_id
+
+
+def same_request(recorded: str | None, fingerprint: str | None) -> bool:
+    """Whether a request with ``fingerprint`` repeats the one recorded under its command id.
+
+    A missing fingerprint matches: records written before fingerprints existed (kept
+    ``DEDUP_SECONDS``) must still answer their retries as duplicates, and bots and the
+    turn timer, whose command ids are theirs alone, send none.
+    """
+    return recorded is None or fingerprint is None or recorded == fingerprint
+
+
 class VersionConflict(Exception):
     """The log is not at the expected version (a concurrent writer got there first)."""
 
@@ -64,13 +82,15 @@ class EventStore(abc.ABC):
         expected_version: int,
         command_id: str | None = None,
         prev_hash: str | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         """Append all ``events`` atomically after ``expected_version``.
 
-        A ``command_id`` seen before returns the first result and appends nothing;
-        otherwise a log not at ``expected_version`` raises ``VersionConflict``.
-        ``prev_hash`` (the hash at ``expected_version``, when the caller knows it)
-        saves a read.
+        A ``command_id`` seen before returns the first result and appends nothing when
+        its request is the same (``same_request`` of the recorded ``fingerprint``), and
+        raises ``CommandReused`` when it is not; otherwise a log not at
+        ``expected_version`` raises ``VersionConflict``. ``prev_hash`` (the hash at
+        ``expected_version``, when the caller knows it) saves a read.
         """
 
     @abc.abstractmethod
@@ -79,8 +99,11 @@ class EventStore(abc.ABC):
         events (raises ``VersionConflict`` otherwise)."""
 
     @abc.abstractmethod
-    def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
-        """The result of an earlier append with ``command_id``, if it happened."""
+    def command_result(
+        self, game_id: str, command_id: str, fingerprint: str | None = None
+    ) -> AppendResult | None:
+        """The result of an earlier append with ``command_id``, if it happened;
+        ``CommandReused`` if it happened for a request other than ``fingerprint``'s."""
 
     @abc.abstractmethod
     def read_raw(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, str]]:

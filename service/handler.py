@@ -22,7 +22,7 @@ import redis
 
 from events.envelope import Envelope, NewEvent, canonical_json
 from events.ledger import Ledger
-from events.store import EventStore, VersionConflict
+from events.store import CommandReused, EventStore, VersionConflict
 from games import registry
 from games.base import Game, GameEvent, IllegalAction, InvalidOptions
 from games.codec import encode
@@ -326,11 +326,18 @@ class Handler:
         # version, so it is decided on without reading the log: when the log has moved on
         # since, the append is refused and the client's version is the stale one.
         table = cached if cached is not None and cached.version == expected_version else self.load(game_id)
+        # A client's key is bound to its request; bots and the turn timer share one command
+        # id per seat and version whoever of them plays first, so theirs is bound to nothing.
+        bound = command_id is not None and actor == "human"
+        fingerprint = request_fingerprint(seat, action, expected_version) if bound else None
         try:
             events = self._decided(table, seat, action, expected_version, actor)
         except CommandError:
             if command_id is not None:
-                earlier = self.store.command_result(game_id, command_id)
+                try:
+                    earlier = self.store.command_result(game_id, command_id, fingerprint)
+                except CommandReused:
+                    raise _key_reused() from None
                 if earlier is not None:  # a retry of a command that was carried out
                     return self._replayed(table, earlier.first_version, earlier.last_version)
             if table is not cached:
@@ -339,7 +346,11 @@ class Handler:
             events = self._decided(table, seat, action, expected_version, actor)
         # (a command seen before is answered as a duplicate, not as a conflict)
         return self._appended(
-            table, events, command_id, "Someone acted first: the game is at version {}; reload and try again."
+            table,
+            events,
+            command_id,
+            "Someone acted first: the game is at version {}; reload and try again.",
+            fingerprint,
         )
 
     def _decided(
@@ -378,18 +389,31 @@ class Handler:
         return self._appended(table, events, command_id, "The game moved on to version {}.")
 
     def _appended(
-        self, table: Table, events: Sequence[NewEvent], command_id: str | None, conflict_detail: str
+        self,
+        table: Table,
+        events: Sequence[NewEvent],
+        command_id: str | None,
+        conflict_detail: str,
+        fingerprint: str | None = None,
     ) -> Acted:
         """Append after ``table``'s version; a log that moved on is ``stale_version``, with
-        ``conflict_detail`` naming the current version."""
+        ``conflict_detail`` naming the current version; ``command_id`` seen with a request
+        other than ``fingerprint``'s is ``idempotency_key_reused``."""
         try:
             result = self.store.append(
-                table.game_id, self._sealed(table, events), table.version, command_id, prev_hash=table.head_hash
+                table.game_id,
+                self._sealed(table, events),
+                table.version,
+                command_id,
+                prev_hash=table.head_hash,
+                fingerprint=fingerprint,
             )
         except VersionConflict as conflict:
             raise CommandError(
                 "stale_version", conflict_detail.format(conflict.current), version=conflict.current
             ) from None
+        except CommandReused:
+            raise _key_reused() from None
         if result.duplicate:
             return self._replayed(table, result.first_version, result.last_version)
         new = self.tables.advance(table, list(result.envelopes))
@@ -555,6 +579,25 @@ class Handler:
     def _scheduled(self, table: Table) -> None:
         if self.scheduler is not None:
             self.scheduler.after_append(table)
+
+
+def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
+    """SHA-256 of the canonical JSON of what a client asked: a retry with its key must ask it again.
+
+    NaN is let through (Python's JSON reader accepts it), so that an action holding it is
+    refused by the rules, as without a key, rather than failing here."""
+    text = json.dumps(
+        [seat, action, expected_version], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _key_reused() -> CommandError:
+    return CommandError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different action or version; "
+        "send a new key for a new action (a retry must repeat the first request exactly).",
+    )
 
 
 def _iso(moment: datetime) -> str:
