@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from service.ratelimit import parse_trusted_proxies
+
 
 def _int(name: str, default: int) -> int:
     value = os.environ.get(name)
@@ -22,7 +24,10 @@ class Config:
     max_body_bytes: int = 64 * 1024
     rate_per_token: int = 20
     rate_per_address: int = 100
-    rate_window_seconds: int = 1
+    rate_window_seconds: float = 1
+    # Off (0) by default: X-Forwarded-For is ignored and a request counts against its
+    # peer's address. A count of proxies, or their addresses/networks, to read it.
+    trusted_proxies: int | tuple[str, ...] = 0
     cors_origins: tuple[str, ...] = ()
     undo_seconds: int = 120
     api_workers: int = 2
@@ -48,6 +53,7 @@ class Config:
             max_body_bytes=_int("TABLESTREAM_MAX_BODY", 64 * 1024),
             rate_per_token=_int("TABLESTREAM_RATE_PER_TOKEN", 20),
             rate_per_address=_int("TABLESTREAM_RATE_PER_ADDRESS", 100),
+            trusted_proxies=parse_trusted_proxies(os.environ.get("TABLESTREAM_TRUSTED_PROXIES", "")),
             cors_origins=tuple(o.strip() for o in cors.split(",") if o.strip()),
             undo_seconds=_int("TABLESTREAM_UNDO_SECONDS", 120),
             api_workers=_int("TABLESTREAM_API_WORKERS", 2),

@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError
 
 from service.errors import CommandError
 from service.platform import Platform
+from service.ratelimit import RateCounter, client_address, retry_after
 
 PROBLEM = "application/problem+json"
 
@@ -75,14 +76,25 @@ def _flatten(messages: Any, path: str = "") -> str:
     return f"{path}: {messages}" if path else str(messages)
 
 
+def bearer_token(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, read leniently (the
+    scheme in any case, any whitespace around and between); None if it is not one.
+    The rate limiter keys a token's counter by what this returns, so every spelling
+    that authenticates as a token counts against that token."""
+    parts = header.split(None, 1)
+    if len(parts) != 2 or parts[0].lower() != "bearer":
+        return None
+    return parts[1].strip() or None
+
+
 def bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     if not header:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = bearer_token(header)
+    if token is None:
         raise CommandError("unauthorized", "Send a seat token as 'Authorization: Bearer <token>'.")
-    return token.strip()
+    return token
 
 
 def caller_seat(game_id: str) -> int | None:
@@ -104,42 +116,49 @@ def caller_seat(game_id: str) -> int | None:
     return seat
 
 
-# Keys of tokens known to be over their limit, each with the monotonic time its window
-# ends, so a flood from one token is refused without a Redis round trip per request.
+# Token counters known to be over their limit, each with the monotonic time its window
+# ends, so a flood from one token is refused without a Redis round trip per request. It
+# only ever refuses what Redis would refuse too: the window's end is the counter's own
+# expiry, and a counter deleted early only means this process refuses until that end.
 _OVER_LIMIT: dict[str, float] = {}
 
 
+def _refuse(left_ms: int) -> CommandError:
+    seconds = retry_after(left_ms)
+    return CommandError("rate_limited", f"Too many requests; wait {seconds} s and try again.", retry_after=seconds)
+
+
 def rate_limit() -> None:
-    """Fixed one-window counters per address and per token, in Redis. The same round
-    trip reads whom a bearer token acts for, which ``caller_seat`` then uses."""
+    """Fixed-window counters per client address and per bearer token, counted in one
+    atomic round trip (``service.ratelimit``) that also reads whom the token acts for,
+    which ``caller_seat`` then uses. A header that is not a bearer token counts
+    against the address alone."""
     config = platform().config
-    window = config.rate_window_seconds
-    header = request.headers.get("Authorization", "")
-    token_key = platform().key("rate", "token", hashlib.sha256(header.encode()).hexdigest()[:32]) if header else None
+    counter = current_app.extensions.get("tablestream.rate")
+    if counter is None:
+        counter = current_app.extensions["tablestream.rate"] = RateCounter(platform().redis)
+    address = client_address(request.remote_addr, request.headers.get("X-Forwarded-For"), config.trusted_proxies)
+    address_key = platform().key("rate", "ip", address)
+    token = bearer_token(request.headers.get("Authorization", ""))
+    if token is None:
+        hit = counter.hit(address_key, config.rate_window_seconds)
+        if hit.address_count > config.rate_per_address:
+            raise _refuse(hit.address_left_ms)
+        return
+    token_key = platform().key("rate", "token", hashlib.sha256(token.encode()).hexdigest())
     now = time.monotonic()
-    if token_key is not None and _OVER_LIMIT.get(token_key, 0.0) > now:
-        raise CommandError("rate_limited", f"Too many requests; wait {window} s and try again.", retry_after=window)
-    pipe = platform().redis.pipeline(transaction=False)
-    address_key = platform().key("rate", "ip", request.remote_addr or "?")
-    pipe.set(address_key, 0, ex=window, nx=True)
-    pipe.incr(address_key)
-    if token_key is not None:
-        pipe.set(token_key, 0, ex=window, nx=True)
-        pipe.incr(token_key)
-        pipe.pttl(token_key)
-    scheme, _, token = header.partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" else ""
-    if token:
-        pipe.get(platform().vault.token_key(token))
-    counts = pipe.execute()
-    if token:
-        g.token_owner = (token, platform().vault.owner_of(counts[-1]))
-    token_over = token_key is not None and counts[3] > config.rate_per_token
-    if token_over and token_key is not None:
+    ends = _OVER_LIMIT.get(token_key, 0.0)
+    if ends > now:
+        raise _refuse(round((ends - now) * 1000))
+    hit = counter.hit(address_key, config.rate_window_seconds, (token_key, platform().vault.token_key(token)))
+    g.token_owner = (token, platform().vault.owner_of(hit.owner))
+    if hit.token_count is not None and hit.token_count > config.rate_per_token:
         if len(_OVER_LIMIT) > 10_000:
-            _OVER_LIMIT.clear()
-        _OVER_LIMIT[token_key] = now + max(0, counts[4]) / 1000
-    if counts[1] > config.rate_per_address or token_over:
-        raise CommandError(
-            "rate_limited", f"Too many requests; wait {window} s and try again.", retry_after=window
-        )
+            for key in [key for key, end in _OVER_LIMIT.items() if end <= now]:
+                del _OVER_LIMIT[key]
+            if len(_OVER_LIMIT) > 10_000:
+                _OVER_LIMIT.clear()
+        _OVER_LIMIT[token_key] = now + hit.token_left_ms / 1000
+        raise _refuse(hit.token_left_ms)
+    if hit.address_count > config.rate_per_address:
+        raise _refuse(hit.address_left_ms)
