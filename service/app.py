@@ -14,6 +14,23 @@ from service.metrics import observe_request
 from service.platform import Platform
 
 CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID"
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+              415: "unsupported_media_type"}
+
+
+def _check_query(rule: str) -> None:
+    from service.query import unknown
+    from service.routes.meta import spec_text
+
+    found = unknown(spec_text(), rule, request.method, list(request.args))
+    if found is not None:
+        extra, known = found
+        takes = ", ".join(sorted(known)) if known else "no query parameters"
+        raise CommandError(
+            "bad_request",
+            f"Unknown query parameter{'s' if len(extra) > 1 else ''}: {', '.join(extra)}. This route takes {takes}.",
+            unknown_parameters=extra,
+        )
 
 
 def create_app(config: Config | None = None, platform: Platform | None = None) -> Flask:
@@ -42,6 +59,8 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
             raise CommandError("payload_too_large", f"Bodies are limited to {config.max_body_bytes} bytes.")
         if request.path.startswith("/v1/"):
             rate_limit()
+            if request.url_rule is not None and request.args:
+                _check_query(request.url_rule.rule)
 
     @app.after_request
     def _finish(response: Response) -> Response:
@@ -68,10 +87,11 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
-        code = {404: "not_found", 405: "bad_request", 400: "bad_request"}.get(error.code or 500, "bad_request")
+        # Every problem body's status is the answer's status: a code of ours for each status
+        # Flask raises here, and a plain 400 for any other client error.
+        code = HTTP_CODES.get(error.code or 400, "bad_request")
         detail = error.description or "The request cannot be served."
         response = problem(CommandError(code, detail))
-        response.status_code = error.code or 400
         if error.code == 405:
             response.headers["Allow"] = ", ".join(getattr(error, "valid_methods", None) or [])
         return response

@@ -16,6 +16,7 @@ from service.errors import CommandError
 from service.handler import token_hash
 from service.http import bearer, body, caller_seat, platform
 from service.routes.games import game_body, int_arg
+from service.routes.meta import operator_token
 from service.schemas import MAX_VERSION, PlayerIn
 from workers import long_jobs
 
@@ -100,15 +101,7 @@ def _owner(seat: int | None) -> str | None:
 @bp.post("/v1/projections/rebuilds")
 def start_rebuild() -> Response:
     """Rebuild every read model from the logs, as a job: maintenance, for the operator only."""
-    admin = platform().config.admin_token
-    token = bearer()
-    if token is None:
-        raise CommandError("unauthorized", "Send the operator's token as 'Authorization: Bearer <token>'.")
-    if admin is None or not hmac.compare_digest(token.encode(), admin.encode()):
-        raise CommandError(
-            "forbidden",
-            "Rebuilding the read models is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token.",
-        )
+    token = operator_token("Rebuilding the read models")
     job = long_jobs.enqueue(platform(), "rebuild", owner=token_hash(token))
     return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
 

@@ -2,27 +2,55 @@
 
 from __future__ import annotations
 
+import hmac
 import json
+import secrets
 from importlib import resources
+from typing import Any
 
 from flask import Blueprint, Response
 
 from games import registry
 from service import schemas
-from service.http import platform
+from service.errors import CommandError
+from service.http import bearer, platform
 from service.metrics import render, tally
 
 bp = Blueprint("meta", __name__)
 
 
+HEALTH_SECONDS = 30
+
+
+def operator_token(what: str) -> str:
+    """The bearer token, when it is the operator's (``TABLESTREAM_ADMIN_TOKEN``); else 401/403."""
+    admin = platform().config.admin_token
+    token = bearer()
+    if token is None:
+        raise CommandError("unauthorized", "Send the operator's token as 'Authorization: Bearer <token>'.")
+    if admin is None or not hmac.compare_digest(token.encode(), admin.encode()):
+        raise CommandError(
+            "forbidden", f"{what} is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token."
+        )
+    return token
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
+    """Healthy only when the store takes a write and gives it back, through the same client
+    the API uses: a Redis that answers PING but refuses writes (read-only, out of memory,
+    failing to persist, short of replicas) is not one the API can serve from."""
     p = platform()
+    probe, value = p.key("healthz", secrets.token_hex(8)), secrets.token_hex(8)
     try:
-        p.redis.ping()
+        p.redis.set(probe, value, ex=HEALTH_SECONDS)
+        read = p.redis.get(probe)
+        p.redis.delete(probe)
+        if read is None or read.decode() != value:
+            raise RuntimeError("a value written to Redis did not read back")
         last = p.redis.xrevrange(p.store.feed_key, count=1)
-    except Exception as error:  # any failure to reach Redis is "unhealthy", said plainly
-        body = {"status": "unavailable", "redis": {"reachable": False, "error": str(error)}}
+    except Exception as error:  # any failure to use Redis is "unhealthy", said plainly
+        body = {"status": "unavailable", "redis": {"reachable": _pings(p), "writable": False, "error": str(error)}}
         return Response(json.dumps(body), status=503, mimetype="application/json")
     try:
         version = p.redis.info("server").get("redis_version")
@@ -33,17 +61,26 @@ def healthz() -> Response:
         last_write = {"feed_id": last[0][0].decode(), "game": last[0][1][b"game"].decode()}
     body = {
         "status": "ok",
-        "redis": {"reachable": True, "version": version},
+        "redis": {"reachable": True, "writable": True, "version": version},
         "store": {"last_write": last_write},
         "kinds": registry.keys(),
     }
     return Response(json.dumps(body), mimetype="application/json")
 
 
+def _pings(p: Any) -> bool:
+    try:
+        return bool(p.redis.ping())
+    except Exception:
+        return False
+
+
 @bp.get("/metrics")
 def metrics() -> Response:
+    """Prometheus text, for the operator's token only."""
     from rq import Queue
 
+    operator_token("Reading the metrics")
     from workers.scheduling import queue_names
 
     p = platform()

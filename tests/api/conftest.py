@@ -14,10 +14,12 @@ from service.config import Config
 from service.platform import Platform
 from workers.scheduling import InlineBots
 
+OPERATOR = "operator-token-for-tests"
+
 
 @pytest.fixture
 def platform() -> Platform:
-    config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6)
+    config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, admin_token=OPERATOR)
     p = Platform(config, fakeredis.FakeRedis())
     p.handler.scheduler = InlineBots(p)
     return p
@@ -35,6 +37,11 @@ def client(app: Flask) -> FlaskClient:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def operator() -> dict[str, str]:
+    """The operator's bearer header (metrics, rebuilds)."""
+    return bearer(OPERATOR)
 
 
 def new_tiny(client: FlaskClient, players: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.config import Config
 from service.platform import Platform
-from tests.api.conftest import bearer, new_tiny
+from tests.api.conftest import bearer, new_tiny, operator
 
 
 def client_with(**settings: Any) -> tuple[FlaskClient, Platform]:
@@ -141,7 +141,7 @@ def test_metrics_keep_each_family_together_and_the_histogram_cumulative(client: 
     game = new_tiny(client)
     for _ in range(3):
         client.get(f"/v1/games/{game['id']}")
-    text = client.get("/metrics").get_data(as_text=True)
+    text = client.get("/metrics", headers=operator()).get_data(as_text=True)
     samples = [line for line in text.splitlines() if line and not line.startswith("#")]
     families = [re.sub(r"(_bucket|_sum|_count)$", "", line.split("{")[0].split(" ")[0]) for line in samples]
     runs = [name for index, name in enumerate(families) if index == 0 or families[index - 1] != name]

@@ -7,7 +7,7 @@ import json
 from flask.testing import FlaskClient
 
 from service.platform import Platform
-from tests.api.conftest import bearer, new_tiny
+from tests.api.conftest import bearer, new_tiny, operator
 
 
 def events_in_log(platform: Platform, game_id: str) -> int:
@@ -238,7 +238,7 @@ def test_metrics_count_requests_appends_and_conflicts(client: FlaskClient) -> No
     game = new_tiny(client)
     act(client, game, 0, {"type": "add", "amount": 1}, game["version"])
     act(client, game, 1, {"type": "add", "amount": 1}, game["version"])
-    text = client.get("/metrics").get_data(as_text=True)
+    text = client.get("/metrics", headers=operator()).get_data(as_text=True)
     assert "tablestream_appends_total 1" in text
     assert "tablestream_conflicts_total 1" in text
     assert 'tablestream_requests_total{route="/v1/games/<game_id>/actions",method="POST",status="200"} 1' in text
