@@ -14,7 +14,7 @@ from redis.crc import key_slot
 from events import NewEvent, VersionConflict
 from events.memory import MemoryEventStore
 from events.redis_store import RedisEventStore
-from events.store import EventStore
+from events.store import CommandReused, EventStore
 
 
 @pytest.fixture(params=["memory", "fakeredis", "redis"])
@@ -69,6 +69,46 @@ def test_a_repeated_command_id_appends_nothing_and_returns_the_first_result(stor
     assert store.last_version("g") == 2
     assert store.command_result("g", "same") is not None
     assert store.command_result("g", "other") is None
+
+
+def test_a_command_id_repeated_with_another_request_is_refused_and_appends_nothing(store: EventStore) -> None:
+    store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0, "same", fingerprint="f1")
+    notices = len(store.notices())
+    with pytest.raises(CommandReused):
+        store.append("g", one(), 2, "same", fingerprint="f2")
+    with pytest.raises(CommandReused):
+        store.append("g", one(), 0, "same", fingerprint="f2")
+    with pytest.raises(CommandReused):
+        store.command_result("g", "same", "f2")
+    assert store.last_version("g") == 2 and len(store.notices()) == notices
+
+
+def test_a_command_id_repeated_with_its_request_returns_the_first_result(store: EventStore) -> None:
+    store.append("g", one(), 0, "same", fingerprint="f1")
+    store.append("g", one(), 1)
+    again = store.append("g", one(), 1, "same", fingerprint="f1")
+    looked_up = store.command_result("g", "same", "f1")
+    assert (again.first_version, again.last_version, again.duplicate) == (1, 1, True)
+    assert looked_up is not None and (looked_up.first_version, looked_up.last_version) == (1, 1)
+    assert store.last_version("g") == 2
+
+
+def test_a_missing_fingerprint_on_either_side_matches(store: EventStore) -> None:
+    # Records of the old code carry no fingerprint, nor do bots' commands: both are
+    # answered as duplicates, whatever the retry's fingerprint.
+    store.append("g", one(), 0, "unbound")
+    store.append("g", one(), 1, "bound", fingerprint="f1")
+    assert store.append("g", one(), 2, "unbound", fingerprint="f9").duplicate
+    assert store.append("g", one(), 2, "bound").duplicate
+    assert store.command_result("g", "unbound", "f9") is not None
+    assert store.command_result("g", "bound") is not None
+    assert store.last_version("g") == 2
+
+
+def test_the_same_command_id_in_two_games_is_two_commands(store: EventStore) -> None:
+    store.append("g1", one(), 0, "same", fingerprint="f1")
+    second = store.append("g2", one(), 0, "same", fingerprint="f2")
+    assert not second.duplicate and store.last_version("g2") == 1
 
 
 def test_games_are_separate_logs_and_each_command_adds_a_notice(store: EventStore) -> None:
@@ -190,6 +230,22 @@ def test_a_command_id_is_remembered_for_at_least_a_day(redis_store: RedisEventSt
     assert ttl >= 24 * 3600
 
 
+def test_a_dedup_record_written_by_the_old_code_is_honoured(redis_store: RedisEventStore) -> None:
+    redis_store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0)
+    # The record as the code before fingerprints wrote it: "<first>:<last>" only.
+    redis_store.redis.set(redis_store.key("g", "cmd:old"), "1:2", ex=3600)
+    again = redis_store.append("g", one(), 2, "old", fingerprint="f1")
+    assert (again.first_version, again.last_version, again.duplicate) == (1, 2, True)
+    looked_up = redis_store.command_result("g", "old", "f1")
+    assert looked_up is not None and looked_up.last_version == 2
+    assert redis_store.last_version("g") == 2
+
+
+def test_the_dedup_record_keeps_the_fingerprint(redis_store: RedisEventStore) -> None:
+    redis_store.append("g", one(), 0, "c", fingerprint="ab" * 32)
+    assert redis_store.redis.get(redis_store.key("g", "cmd:c")) == b"1:1:" + b"ab" * 32
+
+
 def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch) -> None:
     # The handler always knows the head's hash (the table it decided on carries it), so
     # it passes prev_hash; the first append registers the script, the rest are counted.
@@ -208,5 +264,8 @@ def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monk
     with pytest.raises(VersionConflict):
         redis_store.append("g", one(), 3, "late", prev_hash=head)
     redis_store.append("g", one(), 11, "c1", prev_hash=head)
-    assert [name.upper() for name in sent] == ["EVALSHA"] * 7
-    assert redis_store.last_version("g") == 11
+    head = redis_store.append("g", one(), 11, "bound", prev_hash=head, fingerprint="f1").envelopes[-1].hash
+    with pytest.raises(CommandReused):
+        redis_store.append("g", one(), 12, "bound", prev_hash=head, fingerprint="f2")
+    assert [name.upper() for name in sent] == ["EVALSHA"] * 9
+    assert redis_store.last_version("g") == 12
