@@ -1,19 +1,31 @@
 """Check 9 of issue 12: one token bursting at 10x its rate limit gets 429 with Retry-After,
-while another token's p99 latency stays within 2x of its unloaded value (real server,
-gunicorn, a Redis of the test's own)."""
+while another token's p99 latency stays within 2x of its unloaded value in every round
+(real server, gunicorn, a Redis of the test's own). And the attacks of issue 17 on the
+limiter itself, in-process on the real test Redis: one token's header spelled many ways,
+one token from many threads, counters deleted mid-window and windows ending between
+steps (no counter may ever be left without an expiry), a counter left without one by an
+older version."""
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
+from flask import Flask
 
+from service.app import create_app
+from service.config import Config
+from service.platform import Platform
+from tests.api.conftest import new_tiny
 from tests.reliability.procs import Api, RedisServer, service_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -140,3 +152,154 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
         print(f"rate limits, round {number}: {figures}")
     last = rounds[-1]
     assert last["p99_loaded_ms"] <= 2 * last["p99_unloaded_ms"], rounds
+
+
+# -- attacks on the limiter itself (issue 17), in-process on the real test Redis ------
+
+TOKEN_LIMIT = 5
+
+
+@pytest.fixture
+def limited(real_redis: redis.Redis, redis_url: str, prefix: str) -> Iterator[Any]:
+    """Apps on the real test Redis under the test's prefix, with the given limits; each
+    app its own Redis client, as each gunicorn worker has."""
+    clients: list[redis.Redis] = []
+
+    def make(**limits: Any) -> tuple[Flask, Platform]:
+        config = Config(**{"redis_url": redis_url, "prefix": prefix, "rate_per_address": 10**6, **limits})
+        client = redis.Redis.from_url(redis_url)
+        clients.append(client)
+        platform = Platform(config, client)
+        return create_app(config, platform), platform
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+def spellings(token: str) -> list[str]:
+    """Ways to write one bearer token in an Authorization header that all authenticate."""
+    return [
+        f"{scheme}{gap}{token}{tail}"
+        for scheme in ("Bearer", "bearer", "BEARER", "bEaReR")
+        for gap in (" ", "  ", "   ", "\t", " \t", "\t\t ")
+        for tail in ("", " ", "\t", "  ")
+    ]
+
+
+def rate_keys(client: redis.Redis, prefix: str) -> dict[bytes, int]:
+    """Every rate counter under the test's prefix, with its milliseconds to live."""
+    return {key: client.pttl(key) for key in client.scan_iter(match=f"{prefix}:rate:*", count=1000)}
+
+
+def test_one_token_spelled_every_way_gets_no_more_than_its_limit_in_a_window(limited: Any) -> None:
+    app, _ = limited(rate_per_token=TOKEN_LIMIT, rate_window_seconds=60)
+    client = app.test_client()
+    game = new_tiny(client)
+    token = game["seats"][0]["token"]
+    answers = [client.get(f"/v1/games/{game['id']}", headers={"Authorization": h}) for h in spellings(token)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses.count(200) == TOKEN_LIMIT, f"{statuses.count(200)} of {len(statuses)} spellings got through"
+    assert set(statuses) <= {200, 429}, f"a spelling did not authenticate: {statuses}"
+    refused = answers[-1]
+    assert refused.mimetype == "application/problem+json" and refused.get_json()["code"] == "rate_limited"
+    assert 58 <= int(refused.headers["Retry-After"]) <= 60, "Retry-After is what is left of the window"
+
+
+def test_a_header_that_is_not_a_bearer_token_counts_against_the_address_alone(limited: Any, prefix: str) -> None:
+    app, platform = limited(rate_per_address=6, rate_per_token=1, rate_window_seconds=60)
+    client = app.test_client()
+    here = {"REMOTE_ADDR": "10.7.7.7"}
+    headers = ["Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "Token abc", "bearertok", "Bearer"]
+    statuses = [client.get("/v1/kinds", headers={"Authorization": h}, environ_base=here).status_code for h in headers]
+    assert statuses == [200] * 6, "none of these is a token, so no token limit applies"
+    assert client.get("/v1/kinds", environ_base=here).status_code == 429, "all six counted against the address"
+    assert list(rate_keys(platform.redis, prefix)) == [f"{prefix}:rate:ip:10.7.7.7".encode()]
+
+
+def test_one_token_from_many_threads_and_workers_gets_no_more_than_its_limit(limited: Any) -> None:
+    workers = [limited(rate_per_token=TOKEN_LIMIT, rate_window_seconds=60)[0] for _ in range(4)]
+    game = new_tiny(workers[0].test_client())
+    url = f"/v1/games/{game['id']}"
+    headers = spellings(game["seats"][0]["token"])
+    threads, each = 32, 6
+    start = threading.Barrier(threads)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def send(number: int) -> None:
+        client = workers[number % len(workers)].test_client()
+        start.wait()
+        for request in range(each):
+            status = client.get(url, headers={"Authorization": headers[(number * each + request) % len(headers)]})
+            with lock:
+                statuses.append(status.status_code)
+
+    senders = [threading.Thread(target=send, args=(n,)) for n in range(threads)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join(timeout=60)
+    assert len(statuses) == threads * each and set(statuses) <= {200, 429}
+    assert statuses.count(200) == TOKEN_LIMIT, f"{statuses.count(200)} of {len(statuses)} got through"
+
+
+def test_no_counter_is_ever_left_without_an_expiry(limited: Any, prefix: str) -> None:
+    """Windows of 20 ms, so thousands of requests cross hundreds of window ends, while a
+    killer deletes counters mid-window: at no moment, and not at the end, does any
+    counter under the prefix lack an expiry."""
+    app, platform = limited(rate_per_token=3, rate_per_address=12, rate_window_seconds=0.02)
+    seconds, threads = 3.0, 12
+    tokens = [f"tok-{n}" for n in range(4)]
+    stop = threading.Event()
+    statuses: list[int] = []
+    without_expiry: set[bytes] = set()
+    lock = threading.Lock()
+
+    def send(number: int) -> None:
+        client = app.test_client()
+        here = {"REMOTE_ADDR": f"10.8.0.{number % 4}"}
+        sent = 0
+        while not stop.is_set():
+            sent += 1
+            headers = {"Authorization": f"Bearer {tokens[sent % 4]}"} if sent % 5 else {}
+            status = client.get("/v1/kinds", headers=headers, environ_base=here).status_code
+            with lock:
+                statuses.append(status)
+
+    def kill() -> None:
+        watcher = redis.Redis.from_url(platform.config.redis_url or "")
+        while not stop.is_set():
+            for key, left in rate_keys(watcher, prefix).items():
+                if left == -1:
+                    without_expiry.add(key)
+                watcher.delete(key)
+        watcher.close()
+
+    workers = [threading.Thread(target=send, args=(n,)) for n in range(threads)] + [threading.Thread(target=kill)]
+    for worker in workers:
+        worker.start()
+    time.sleep(seconds)
+    stop.set()
+    for worker in workers:
+        worker.join(timeout=30)
+    left_over = {key: left for key, left in rate_keys(platform.redis, prefix).items() if left == -1}
+    assert not without_expiry and not left_over, f"counters without an expiry: {without_expiry | set(left_over)}"
+    assert set(statuses) == {200, 429}, "the limits were reached and windows ended"
+    assert len(statuses) >= 1000, f"only {len(statuses)} requests"
+
+
+def test_a_counter_left_without_an_expiry_gets_one_and_a_fresh_window(limited: Any) -> None:
+    app, platform = limited(rate_per_token=TOKEN_LIMIT, rate_per_address=50, rate_window_seconds=10)
+    client = app.test_client()
+    game = new_tiny(client)
+    token = game["seats"][0]["token"]
+    address_key = platform.key("rate", "ip", "10.9.9.9")
+    token_key = platform.key("rate", "token", hashlib.sha256(token.encode()).hexdigest())
+    for key in (address_key, token_key):
+        platform.redis.set(key, 5373)  # as the old SET NX / INCR pair could leave it
+    here = {"REMOTE_ADDR": "10.9.9.9"}
+    answer = client.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {token}"}, environ_base=here)
+    assert answer.status_code == 200, "an address or token is never refused forever"
+    for key in (address_key, token_key):
+        assert 0 < platform.redis.pttl(key) <= 10_000 and int(platform.redis.get(key) or 0) == 1
