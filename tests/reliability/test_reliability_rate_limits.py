@@ -25,6 +25,7 @@ from flask import Flask
 from service.app import create_app
 from service.config import Config
 from service.platform import Platform
+from service.ratelimit import client_address, parse_trusted_proxies
 from tests.api.conftest import new_tiny
 from tests.reliability.procs import Api, RedisServer, service_env
 
@@ -33,9 +34,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 LIMIT = 20  # requests per second per token
 BURST = 10 * LIMIT
 SENDERS = 8  # threads of the noisy client: enough that a slow answer does not hold the rate back
-SAMPLES = 120  # the p99 is then the second slowest, not the slowest
+SAMPLES = 240  # the p99 is then the third slowest: one stray pause on a shared machine does not decide it
 PACE = 1 / 12  # the quiet token stays well under its limit
-ROUNDS = 3  # the machine is shared: a round whose baseline or load was disturbed is measured again
+ROUNDS = 3  # every round must meet the bound
+NOISY_SPELLINGS = ("Bearer {}", "bearer {}", "BEARER  {}", "Bearer\t{}", "bEaReR \t {}", "Bearer {}  ")
 
 
 def p99(values: list[float]) -> float:
@@ -58,8 +60,9 @@ def quiet_latencies(url: str, token: str, stop: threading.Event | None = None) -
 
 
 def burst(url: str, token: str, orders: Any, results: Any) -> None:
-    """Send BURST requests a second under ``token`` from SENDERS threads until ``orders``
-    says stop; put back every answer's status and Retry-After, and the seconds sent for."""
+    """Send BURST requests a second under ``token`` (its header spelled many ways) from
+    SENDERS threads until ``orders`` says stop; put back every answer's status and
+    Retry-After, and the seconds sent for."""
     # On this one machine the noisy client's own CPU would compete with the server it
     # floods; a real noisy client runs elsewhere, so here it yields the CPU first.
     os.nice(10)
@@ -69,11 +72,14 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
 
     def send() -> None:
         session = requests.Session()
-        session.headers["Authorization"] = f"Bearer {token}"
         gap = SENDERS / BURST  # BURST requests a second in all, each thread on its own schedule
         due = time.monotonic()
+        sent = 0
         while not stop.is_set():
-            response = session.get(url, timeout=10)
+            # Each request spells the header another way, as a client dodging its limit would.
+            sent += 1
+            spelling = NOISY_SPELLINGS[sent % len(NOISY_SPELLINGS)]
+            response = session.get(url, headers={"Authorization": spelling.format(token)}, timeout=10)
             with lock:
                 answers.append((response.status_code, response.headers.get("Retry-After")))
             due += gap
@@ -91,6 +97,7 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     results.put((answers, time.monotonic() - started))
 
 
+@pytest.mark.timeout(600)
 def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
     own_redis: RedisServer, tmp_path: Path
 ) -> None:
@@ -144,14 +151,12 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
             assert len(refused) >= len(answers) // 2
             assert len(answers) >= 0.8 * BURST * seconds, "the noisy client did not reach 10x the limit"
             assert set(quiet_statuses) == {200}, "the quiet token was throttled"
-            if p99(loaded) <= 2 * p99(unloaded):
-                break
     finally:
         api.stop()
     for number, figures in enumerate(rounds, 1):
         print(f"rate limits, round {number}: {figures}")
-    last = rounds[-1]
-    assert last["p99_loaded_ms"] <= 2 * last["p99_unloaded_ms"], rounds
+    slow = [number for number, r in enumerate(rounds, 1) if r["p99_loaded_ms"] > 2 * r["p99_unloaded_ms"]]
+    assert not slow, f"rounds {slow} broke the 2x bound: {rounds}"
 
 
 # -- attacks on the limiter itself (issue 17), in-process on the real test Redis ------
@@ -303,3 +308,20 @@ def test_a_counter_left_without_an_expiry_gets_one_and_a_fresh_window(limited: A
     assert answer.status_code == 200, "an address or token is never refused forever"
     for key in (address_key, token_key):
         assert 0 < platform.redis.pttl(key) <= 10_000 and int(platform.redis.get(key) or 0) == 1
+
+
+def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(limited: Any) -> None:
+    app, _ = limited(rate_per_address=3, rate_window_seconds=60)
+    client = app.test_client()
+    here = {"REMOTE_ADDR": "10.6.6.6"}
+    forged = [{"X-Forwarded-For": f"203.0.113.{n}"} for n in range(5)]
+    spoofed = [client.get("/v1/kinds", headers=headers, environ_base=here) for headers in forged]
+    assert [a.status_code for a in spoofed] == [200, 200, 200, 429, 429], "a forged X-Forwarded-For is no new address"
+    assert client_address("10.0.0.2", "1.1.1.1, 198.51.100.7", 1) == "198.51.100.7"
+    assert client_address("10.0.0.2", "1.1.1.1, 198.51.100.7, 10.0.0.3", 2) == "198.51.100.7"
+    assert client_address("10.0.0.2", "198.51.100.7", 2) == "10.0.0.2", "fewer hops than proxies: the peer"
+    trusted = ("10.0.0.0/8",)
+    assert client_address("10.0.0.2", "1.1.1.1, 198.51.100.7, 10.0.0.3", trusted) == "198.51.100.7"
+    assert client_address("198.51.100.9", "1.1.1.1", trusted) == "198.51.100.9", "an untrusted peer's header is ignored"
+    assert parse_trusted_proxies("") == 0 and parse_trusted_proxies("2") == 2
+    assert parse_trusted_proxies("10.0.0.0/8, 192.0.2.1") == ("10.0.0.0/8", "192.0.2.1")
