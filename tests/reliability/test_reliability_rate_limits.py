@@ -45,12 +45,13 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def quiet_latencies(url: str, token: str, stop: threading.Event | None = None) -> tuple[list[float], list[int]]:
-    session = requests.Session()
-    session.headers["Authorization"] = f"Bearer {token}"
-    session.get(url, timeout=10)
+BLOCK = 20  # quiet samples per block; blocks with and without the burst alternate
+SETTLE = 0.2  # seconds for the burst to start or drain before a block is measured
+
+
+def quiet_block(session: requests.Session, url: str) -> tuple[list[float], list[int]]:
     latencies, statuses = [], []
-    for _ in range(SAMPLES):
+    for _ in range(BLOCK):
         started = time.perf_counter()
         response = session.get(url, timeout=10)
         latencies.append(time.perf_counter() - started)
@@ -59,10 +60,10 @@ def quiet_latencies(url: str, token: str, stop: threading.Event | None = None) -
     return latencies, statuses
 
 
-def burst(url: str, token: str, orders: Any, results: Any) -> None:
-    """Send BURST requests a second under ``token`` (its header spelled many ways) from
-    SENDERS threads until ``orders`` says stop; put back every answer's status and
-    Retry-After, and the seconds sent for."""
+def burst(url: str, token: str, active: Any, orders: Any, results: Any) -> None:
+    """While ``active`` is set, send BURST requests a second under ``token`` (its header
+    spelled many ways) from SENDERS threads, until ``orders`` says stop; put back every
+    answer's status and Retry-After."""
     # On this one machine the noisy client's own CPU would compete with the server it
     # floods; a real noisy client runs elsewhere, so here it yields the CPU first.
     os.nice(10)
@@ -73,34 +74,41 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     def send() -> None:
         session = requests.Session()
         gap = SENDERS / BURST  # BURST requests a second in all, each thread on its own schedule
-        due = time.monotonic()
         sent = 0
         while not stop.is_set():
-            # Each request spells the header another way, as a client dodging its limit would.
-            sent += 1
-            spelling = NOISY_SPELLINGS[sent % len(NOISY_SPELLINGS)]
-            response = session.get(url, headers={"Authorization": spelling.format(token)}, timeout=10)
-            with lock:
-                answers.append((response.status_code, response.headers.get("Retry-After")))
-            due += gap
-            time.sleep(max(0.0, due - time.monotonic()))
+            if not active.wait(timeout=0.05):
+                continue
+            due = time.monotonic()
+            while active.is_set() and not stop.is_set():
+                # Each request spells the header another way, as a client dodging its limit would.
+                sent += 1
+                spelling = NOISY_SPELLINGS[sent % len(NOISY_SPELLINGS)]
+                response = session.get(url, headers={"Authorization": spelling.format(token)}, timeout=10)
+                with lock:
+                    answers.append((response.status_code, response.headers.get("Retry-After")))
+                due += gap
+                time.sleep(max(0.0, due - time.monotonic()))
 
     threads = [threading.Thread(target=send, daemon=True) for _ in range(SENDERS)]
     for thread in threads:
         thread.start()
-    started = time.monotonic()
     results.put("started")
     assert orders.get() == "stop"
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
-    results.put((answers, time.monotonic() - started))
+    results.put(answers)
 
 
 @pytest.mark.timeout(600)
 def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
     own_redis: RedisServer, tmp_path: Path
 ) -> None:
+    # Given a served game and two tokens, when one token bursts at ten times its limit,
+    # then it gets 429 with Retry-After while the other token's p99 latency stays within
+    # 2x of its value without the burst, in every round. The quiet token's samples are
+    # taken in alternating blocks, burst off and burst on, so that whatever else loads the
+    # machine (other tests, on a shared CI box) weighs on both sides of the comparison.
     env = service_env(own_redis.url, "rate", TABLESTREAM_RATE_PER_TOKEN=str(LIMIT))
     api = Api(env, tmp_path / "api.log").start()
     try:
@@ -109,21 +117,40 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
         ).json()
         url = f"{api.base}/v1/games/{game['id']}"
         noisy, quiet = (s["token"] for s in game["seats"])
+        session = requests.Session()
+        session.headers["Authorization"] = f"Bearer {quiet}"
+        session.get(url, timeout=10)
         rounds = []
         for _ in range(ROUNDS):
             time.sleep(1.1)  # a fresh rate window
-            unloaded, _ = quiet_latencies(url, quiet)
             # The noisy client is a process of its own: threads here would share the
             # quiet client's interpreter lock and slow the measurement, not the server.
             context = multiprocessing.get_context("spawn")
-            orders, results = context.Queue(), context.Queue()
-            noisy_process = context.Process(target=burst, args=(url, noisy, orders, results), daemon=True)
+            active, orders, results = context.Event(), context.Queue(), context.Queue()
+            noisy_process = context.Process(target=burst, args=(url, noisy, active, orders, results), daemon=True)
             noisy_process.start()
+            unloaded: list[float] = []
+            loaded: list[float] = []
+            quiet_statuses: list[int] = []
+            burst_seconds = 0.0
             try:
                 assert results.get(timeout=60) == "started"
-                loaded, quiet_statuses = quiet_latencies(url, quiet)
+                while len(loaded) < SAMPLES:
+                    active.clear()
+                    time.sleep(SETTLE)
+                    latencies, statuses = quiet_block(session, url)
+                    unloaded += latencies
+                    quiet_statuses += statuses
+                    active.set()
+                    began = time.monotonic()
+                    time.sleep(SETTLE)
+                    latencies, statuses = quiet_block(session, url)
+                    active.clear()
+                    burst_seconds += time.monotonic() - began
+                    loaded += latencies
+                    quiet_statuses += statuses
                 orders.put("stop")
-                answers, seconds = results.get(timeout=60)
+                answers = results.get(timeout=60)
                 noisy_process.join(timeout=30)
             finally:
                 if noisy_process.is_alive():
@@ -134,7 +161,7 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
             rounds.append(
                 {
                     "burst_requests": len(answers),
-                    "burst_seconds": round(seconds, 1),
+                    "burst_seconds": round(burst_seconds, 1),
                     "accepted": len(accepted),
                     "refused_429": len(refused),
                     "retry_after": sorted({a[1] for a in refused}, key=str),
@@ -147,9 +174,11 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
                 "429 without Retry-After"
             )
             assert {a[0] for a in answers} <= {200, 429}
-            assert len(accepted) <= LIMIT * (seconds + 2), "the noisy token got through more than its limit"
+            # Each burst block spans at most two one-second windows of the limiter.
+            blocks = SAMPLES // BLOCK
+            assert len(accepted) <= LIMIT * (burst_seconds + blocks), "the noisy token got through more than its limit"
             assert len(refused) >= len(answers) // 2
-            assert len(answers) >= 0.8 * BURST * seconds, "the noisy client did not reach 10x the limit"
+            assert len(answers) >= 0.8 * BURST * burst_seconds, "the noisy client did not reach 10x the limit"
             assert set(quiet_statuses) == {200}, "the quiet token was throttled"
     finally:
         api.stop()
