@@ -120,7 +120,7 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
         session = requests.Session()
         session.headers["Authorization"] = f"Bearer {quiet}"
         session.get(url, timeout=10)
-        rounds = []
+        rounds: list[dict[str, Any]] = []
         for _ in range(ROUNDS):
             time.sleep(1.1)  # a fresh rate window
             # The noisy client is a process of its own: threads here would share the
