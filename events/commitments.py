@@ -39,26 +39,35 @@ def seal(full: Mapping[str, Any], public: Mapping[str, Any], seed: str, version:
     """The sealed form of ``full`` given what a spectator sees of it (``public``), or None
     when the spectator sees it whole. Dicts and equal-length lists are compared part by
     part, so only what differs is committed (one hand of several, one card of a list)."""
-    if canonical_json(full) == canonical_json(public):
+    if full is public:  # most events: nothing hidden, and the same object handed back
         return None
-    sealed = _seal(full, public, seed, version, ())
-    assert isinstance(sealed, dict)
-    return sealed
+    hidden: list[Path] = []
+    sealed = _seal(full, public, seed, version, (), hidden)
+    return sealed if hidden else None
 
 
-def _seal(full: Any, public: Any, seed: str, version: int, path: Path) -> Any:
-    if canonical_json(full) == canonical_json(public):
-        return full
+def _seal(full: Any, public: Any, seed: str, version: int, path: Path, hidden: list[Path]) -> Any:
+    """``full`` with what differs from ``public`` committed; each committed path is noted in
+    ``hidden``. Containers are walked, leaves compared by their canonical text (so that
+    ``1`` and ``true`` differ), each byte compared once."""
     if isinstance(full, Mapping) and isinstance(public, Mapping):
         return {
-            key: _seal(value, public[key], seed, version, (*path, key))
+            key: _seal(value, public[key], seed, version, (*path, key), hidden)
             if key in public
-            else {COMMIT: commitment(salt(seed, version, (*path, key)), value)}
+            else _commit(value, seed, version, (*path, key), hidden)
             for key, value in full.items()
         }
     if isinstance(full, list) and isinstance(public, list) and len(full) == len(public):
-        return [_seal(f, p, seed, version, (*path, i)) for i, (f, p) in enumerate(zip(full, public, strict=True))]
-    return {COMMIT: commitment(salt(seed, version, path), full)}
+        pairs = enumerate(zip(full, public, strict=True))
+        return [_seal(f, p, seed, version, (*path, i), hidden) for i, (f, p) in pairs]
+    if full is public or canonical_json(full) == canonical_json(public):
+        return full
+    return _commit(full, seed, version, path, hidden)
+
+
+def _commit(value: Any, seed: str, version: int, path: Path, hidden: list[Path]) -> dict[str, str]:
+    hidden.append(path)
+    return {COMMIT: commitment(salt(seed, version, path), value)}
 
 
 def commitment_paths(sealed: Any, path: Path = ()) -> list[Path]:
