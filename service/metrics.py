@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+import weakref
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -26,6 +27,7 @@ class Tally:
     def __init__(self, client: Any, key: str) -> None:
         self.client, self.key = client, key
         self.lock = threading.Lock()
+        self.flushing = threading.Lock()  # one flush at a time, so flush_all waits for one under way
         self.ints: Counter[str] = Counter()
         self.floats: defaultdict[str, float] = defaultdict(float)
         self.pid = 0
@@ -42,20 +44,21 @@ class Tally:
         self._ensure_flusher()
 
     def flush(self) -> None:
-        with self.lock:
-            ints, floats = self.ints, self.floats
-            self.ints, self.floats = Counter(), defaultdict(float)
-        if not ints and not floats:
-            return
-        pipe = self.client.pipeline(transaction=False)
-        for name, amount in ints.items():
-            pipe.hincrby(self.key, name, amount)
-        for name, value in floats.items():
-            pipe.hincrbyfloat(self.key, name, value)
-        try:
-            pipe.execute()
-        except Exception:  # metrics never fail a request; these counts are lost
-            pass
+        with self.flushing:
+            with self.lock:
+                ints, floats = self.ints, self.floats
+                self.ints, self.floats = Counter(), defaultdict(float)
+            if not ints and not floats:
+                return
+            pipe = self.client.pipeline(transaction=False)
+            for name, amount in ints.items():
+                pipe.hincrby(self.key, name, amount)
+            for name, value in floats.items():
+                pipe.hincrbyfloat(self.key, name, value)
+            try:
+                pipe.execute()
+            except Exception:  # metrics never fail a request; these counts are lost
+                pass
 
     def _ensure_flusher(self) -> None:
         if self.pid == os.getpid():
@@ -74,13 +77,23 @@ class Tally:
             self.flush()
 
 
+_TALLIES: weakref.WeakSet[Tally] = weakref.WeakSet()
+
+
 def tally() -> Tally:
     extensions = current_app.extensions
     found = extensions.get("tablestream-metrics")
     if found is None:
         platform = extensions["tablestream"]
         found = extensions.setdefault("tablestream-metrics", Tally(platform.redis, platform.key("metrics")))
+        _TALLIES.add(found)
     return found  # type: ignore[no-any-return]
+
+
+def flush_all() -> None:
+    """Write every count this process holds now (before its Redis keys are removed)."""
+    for counts in list(_TALLIES):
+        counts.flush()
 
 
 def count(name: str, amount: int = 1) -> None:

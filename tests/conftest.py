@@ -50,10 +50,30 @@ def prefix(request: pytest.FixtureRequest, real_redis: redis.Redis) -> Iterator[
 
 
 def delete_prefixed(client: redis.Redis, name: str) -> None:
-    """Delete this test's keys: its own and its RQ queues' (named after the prefix)."""
-    for pattern in (f"{name}:*", f"rq:*{name}-*"):
-        for key in client.scan_iter(match=pattern, count=1000):
-            client.delete(key)
+    """Delete this test's keys: its own, its RQ queues' and registries' (named after the
+    prefix), the jobs those held (RQ keys a job by its id alone), and the queues' names in
+    RQ's set of queues. Metrics still counted in this process are flushed first, so that
+    no flush lands after the delete."""
+    from service.metrics import flush_all
+
+    flush_all()
+    queue_keys = list(client.scan_iter(match=f"rq:*{name}-*", count=1000))
+    jobs: set[str] = set()
+    for key in queue_keys:
+        kind = client.type(key)
+        members = client.lrange(key, 0, -1) if kind == b"list" else client.zrange(key, 0, -1) if kind == b"zset" else []
+        jobs.update(member.decode().split(":", 1)[0] for member in members)
+    for job in jobs:
+        client.delete(f"rq:job:{job}", f"rq:results:{job}", f"rq:job:{job}:dependents", f"rq:job:{job}:dependencies")
+    for member in client.smembers("rq:queues"):
+        if f"{name}-" in member.decode():
+            client.srem("rq:queues", member)
+    for worker in client.scan_iter(match="rq:worker:*", count=1000):  # a worker killed mid-job leaves its record
+        if f"{name}-" in (client.hget(worker, "queues") or b"").decode():
+            client.delete(worker)
+            client.srem("rq:workers", worker)
+    for key in [*queue_keys, *client.scan_iter(match=f"{name}:*", count=1000)]:
+        client.delete(key)
 
 
 @pytest.fixture
