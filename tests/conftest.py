@@ -69,7 +69,7 @@ def delete_prefixed(client: redis.Redis, name: str) -> None:
         if f"{name}-" in member.decode():
             client.srem("rq:queues", member)
     for worker in client.scan_iter(match="rq:worker:*", count=1000):  # a worker killed mid-job leaves its record
-        if f"{name}-" in (client.hget(worker, "queues") or b"").decode():
+        if client.type(worker) == b"hash" and f"{name}-" in (client.hget(worker, "queues") or b"").decode():
             client.delete(worker)
             client.srem("rq:workers", worker)
     for key in [*queue_keys, *client.scan_iter(match=f"{name}:*", count=1000)]:

@@ -198,8 +198,9 @@ def test_in_every_kind_one_changed_byte_fails_the_audit_at_that_version(platform
 
 def _action_with_other_effects(platform: Platform, game_id: str) -> tuple[int, dict, int]:
     """From the middle of the log on, the first recorded action that another legal action
-    could have replaced with a different first event: (its version, that action, the
-    version of the first event it would not produce)."""
+    could have replaced with a different first event: (its version, that action's data as
+    a forger holding the revealed seed records it, its draws included, the version of the
+    first event it would not produce)."""
     envelopes = platform.store.read(game_id)
     seed = envelopes[-1].data["seed"]
     for taken in envelopes[len(envelopes) // 2 :]:
@@ -211,9 +212,11 @@ def _action_with_other_effects(platform: Platform, game_id: str) -> tuple[int, d
         for other in game.legal_actions(before.state, taken.seat):
             if other == taken.data["action"]:
                 continue
-            first = game.decide(before.state, taken.seat, other, derive_rng(seed, taken.version))[0]
+            rng = derive_rng(seed, taken.version)
+            first = game.decide(before.state, taken.seat, other, rng)[0]
             if (first.type, first.seat, first.data) != (recorded.type, recorded.seat, dict(recorded.data)):
-                return taken.version, other, recorded.version
+                draws = getattr(rng, "draws", [])
+                return taken.version, {"action": other, **({"draws": draws} if draws else {})}, recorded.version
     raise AssertionError("no action in the second half of the game had an alternative")
 
 
@@ -228,7 +231,7 @@ def test_in_every_kind_a_changed_action_fails_the_audit_where_its_events_part(pl
     target, other, first_event = _action_with_other_effects(platform, game_id)
 
     def legal_other(raw: dict) -> dict:
-        return {**raw, "data": {"action": other}}
+        return {**raw, "data": other}
 
     report = audit_entries(game_id, rechain(entries, target, legal_other))
     assert not report.ok and report.first_bad_version == first_event, report.as_json()
