@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from games import registry
+from tests.leftovers import pytest_sessionfinish, pytest_sessionstart  # noqa: F401  (hooks: the suite leaves no key behind)
 from tests.tinygame import GAME as TINY
 
 registry.register(TINY)
