@@ -40,7 +40,11 @@ def run(tmp_path: Path, url: str, body: str) -> subprocess.CompletedProcess[str]
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:randomly", "-p", "no:cacheprovider", str(suite)],
-        cwd=suite, env=env, capture_output=True, text=True, timeout=240,
+        cwd=suite,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
 
 
