@@ -9,13 +9,17 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.config import Config
 from service.errors import CommandError
-from service.http import problem, rate_limit
+from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
 from service.platform import Platform
 
-CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID"
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-              415: "unsupported_media_type"}
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
 
 
 def _check_query(rule: str) -> None:
@@ -67,14 +71,8 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
         rule = request.url_rule.rule if request.url_rule else "unmatched"
         seconds = time.perf_counter() - g.get("started", time.perf_counter())
         observe_request(rule, request.method, response.status_code, seconds)
-        if config.cors_origins:
-            origin = request.headers.get("Origin")
-            if origin and (origin in config.cors_origins or "*" in config.cors_origins):
-                response.headers["Access-Control-Allow-Origin"] = origin
-                response.headers["Access-Control-Allow-Headers"] = CORS_HEADERS
-                response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-                response.headers["Access-Control-Expose-Headers"] = "ETag, Retry-After, Location"
-                response.headers["Vary"] = "Origin"
+        for name, value in cors_headers(config.cors_origins, request.headers.get("Origin")):
+            response.headers[name] = value
         return response
 
     @app.errorhandler(CommandError)
@@ -105,4 +103,5 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
             return problem(CommandError("unavailable", "The store is unreachable; try again shortly."))
         return problem(CommandError("internal_error", "Something went wrong on our side; nothing was appended."))
 
+    app.wsgi_app = over_limit_gate(app, app.wsgi_app)  # type: ignore[method-assign,assignment]
     return app

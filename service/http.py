@@ -6,14 +6,18 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 
 from service.errors import CommandError
+from service.metrics import observe_request
 from service.platform import Platform
-from service.ratelimit import RateCounter, client_address, retry_after
+from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, retry_after
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
 
 PROBLEM = "application/problem+json"
 
@@ -63,7 +67,8 @@ def body(schema: Schema) -> dict[str, Any]:
         return schema.load(raw)
     except ValidationError as error:
         raise CommandError(
-            "invalid_request", "The request does not fit its schema: " + _flatten(error.messages) + ".",
+            "invalid_request",
+            "The request does not fit its schema: " + _flatten(error.messages) + ".",
             errors=error.messages,
         ) from None
 
@@ -116,11 +121,8 @@ def caller_seat(game_id: str) -> int | None:
     return seat
 
 
-# Token counters known to be over their limit, each with the monotonic time its window
-# ends, so a flood from one token is refused without a Redis round trip per request. It
-# only ever refuses what Redis would refuse too: the window's end is the counter's own
-# expiry, and a counter deleted early only means this process refuses until that end.
-_OVER_LIMIT: dict[str, float] = {}
+# Tokens this process knows to be over their limit until their window ends.
+OVER_LIMIT = OverLimit()
 
 
 def _refuse(left_ms: int) -> CommandError:
@@ -128,11 +130,15 @@ def _refuse(left_ms: int) -> CommandError:
     return CommandError("rate_limited", f"Too many requests; wait {seconds} s and try again.", retry_after=seconds)
 
 
+def _token_counter_key(p: Platform, token: str) -> str:
+    return p.key("rate", "token", hashlib.sha256(token.encode()).hexdigest())
+
+
 def rate_limit() -> None:
-    """Fixed-window counters per client address and per bearer token, counted in one
-    atomic round trip (``service.ratelimit``) that also reads whom the token acts for,
-    which ``caller_seat`` then uses. A header that is not a bearer token counts
-    against the address alone."""
+    """Rate limits per client address and per bearer token (``service.ratelimit``),
+    checked in one atomic round trip that also reads whom the token acts for, which
+    ``caller_seat`` then uses. A header that is not a bearer token counts against the
+    address alone."""
     config = platform().config
     counter = current_app.extensions.get("tablestream.rate")
     if counter is None:
@@ -141,24 +147,70 @@ def rate_limit() -> None:
     address_key = platform().key("rate", "ip", address)
     token = bearer_token(request.headers.get("Authorization", ""))
     if token is None:
-        hit = counter.hit(address_key, config.rate_window_seconds)
-        if hit.address_count > config.rate_per_address:
-            raise _refuse(hit.address_left_ms)
+        hit = counter.hit(address_key, config.rate_per_address, config.rate_window_seconds)
+        if hit.refused_by is not None:
+            raise _refuse(hit.wait_ms)
         return
-    token_key = platform().key("rate", "token", hashlib.sha256(token.encode()).hexdigest())
+    token_key = _token_counter_key(platform(), token)
     now = time.monotonic()
-    ends = _OVER_LIMIT.get(token_key, 0.0)
-    if ends > now:
-        raise _refuse(round((ends - now) * 1000))
-    hit = counter.hit(address_key, config.rate_window_seconds, (token_key, platform().vault.token_key(token)))
+    left = OVER_LIMIT.left_ms(token_key, now)
+    if left is not None:
+        raise _refuse(left)
+    hit = counter.hit(
+        address_key,
+        config.rate_per_address,
+        config.rate_window_seconds,
+        (token_key, platform().vault.token_key(token)),
+        config.rate_per_token,
+    )
     g.token_owner = (token, platform().vault.owner_of(hit.owner))
-    if hit.token_count is not None and hit.token_count > config.rate_per_token:
-        if len(_OVER_LIMIT) > 10_000:
-            for key in [key for key, end in _OVER_LIMIT.items() if end <= now]:
-                del _OVER_LIMIT[key]
-            if len(_OVER_LIMIT) > 10_000:
-                _OVER_LIMIT.clear()
-        _OVER_LIMIT[token_key] = now + hit.token_left_ms / 1000
-        raise _refuse(hit.token_left_ms)
-    if hit.address_count > config.rate_per_address:
-        raise _refuse(hit.address_left_ms)
+    if hit.refused_by == TOKEN:
+        OVER_LIMIT.remember(token_key, now, hit.wait_ms)
+    if hit.refused_by is not None:
+        raise _refuse(hit.wait_ms)
+
+
+REFUSED_BEFORE_ROUTING = "(refused before routing)"
+
+
+def over_limit_gate(app: Flask, wsgi_app: WSGIApplication) -> WSGIApplication:
+    """Wrap ``wsgi_app`` so that a ``/v1`` request whose token this process already knows
+    to be over its limit is refused before Flask sees it: no request context, routing,
+    Redis round trip or error handler, only the same problem+json answer (429, the
+    Retry-After of its window, the CORS headers an allowed origin gets) and its metric.
+    A token flooding at many times its limit then costs the process little more than
+    reading its header, so it slows other tokens' requests as little as it can. Refused
+    here, a request does not count against its address: it is refused whatever it is."""
+    p: Platform = app.extensions["tablestream"]
+
+    def gate(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO", "").startswith("/v1/"):
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
+            if token is not None:
+                started = time.perf_counter()
+                left = OVER_LIMIT.left_ms(_token_counter_key(p, token), time.monotonic())
+                if left is not None:
+                    response = problem(_refuse(left))
+                    response.headers.extend(cors_headers(p.config.cors_origins, environ.get("HTTP_ORIGIN")))
+                    method = environ.get("REQUEST_METHOD", "GET")
+                    observe_request(REFUSED_BEFORE_ROUTING, method, 429, time.perf_counter() - started, app)
+                    return response(environ, start_response)
+        return wsgi_app(environ, start_response)
+
+    return gate
+
+
+CORS_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-Match, Last-Event-ID"
+
+
+def cors_headers(allowed: Any, origin: str | None) -> list[tuple[str, str]]:
+    """The CORS headers an answer to ``origin`` carries (none unless it is allowed)."""
+    if not allowed or not origin or (origin not in allowed and "*" not in allowed):
+        return []
+    return [
+        ("Access-Control-Allow-Origin", origin),
+        ("Access-Control-Allow-Headers", CORS_HEADERS),
+        ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+        ("Access-Control-Expose-Headers", "ETag, Retry-After, Location"),
+        ("Vary", "Origin"),
+    ]

@@ -80,8 +80,9 @@ class Tally:
 _TALLIES: weakref.WeakSet[Tally] = weakref.WeakSet()
 
 
-def tally() -> Tally:
-    extensions = current_app.extensions
+def tally(app: Any = None) -> Tally:
+    """The counts of ``app`` (the current Flask app when not given)."""
+    extensions = (app or current_app).extensions
     found = extensions.get("tablestream-metrics")
     if found is None:
         platform = extensions["tablestream"]
@@ -100,9 +101,9 @@ def count(name: str, amount: int = 1) -> None:
     tally().add(name, amount)
 
 
-def observe_request(route: str, method: str, status: int, seconds: float) -> None:
+def observe_request(route: str, method: str, status: int, seconds: float, app: Any = None) -> None:
     label = f'route="{route}",method="{method}",status="{status}"'
-    counts = tally()
+    counts = tally(app)
     counts.add(f"requests_total{{{label}}}")
     counts.add_float(f'request_seconds_sum{{route="{route}"}}', seconds)
     counts.add(f'request_seconds_count{{route="{route}"}}')

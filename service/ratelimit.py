@@ -1,10 +1,18 @@
-"""Fixed-window rate limits in Redis: one counter per client address and one per bearer
-token, both counted, and the token's owner read, in one atomic Lua round trip.
+"""Rate limits in Redis as a generic cell rate algorithm (GCRA): per client address and
+per bearer token, ``limit`` requests per ``window``, at most ``limit`` of them at once
+from rest and then evenly spaced, one every ``window / limit``. Both checks, and the
+read of whom the token acts for, are one atomic Lua round trip on Redis's own clock.
 
-A counter is only ever written together with its expiry, inside the script, so none can
-outlive its window; one found without an expiry (left by an older version, whose
-``SET NX`` and ``INCR`` were separate steps) starts a fresh window instead of refusing
-its address forever."""
+A fixed window lets a client spend its whole allowance in the window's first
+milliseconds, every window, and twice over across a window's end; the requests of
+everyone else sharing the server wait behind each such burst. Here a flood gets its
+allowance spread out, one request per interval, and a refused request spends nothing.
+
+Each key holds one number, the theoretical arrival time (ms) of the next request at
+the sustained rate, and is only ever written together with its expiry: the moment the
+allowance is whole again, never more than one window away. No key can outlive its
+window; one found without an expiry (left by an older version, whose ``SET NX`` and
+``INCR`` were separate steps) is read as a client at rest."""
 
 from __future__ import annotations
 
@@ -16,59 +24,105 @@ from functools import lru_cache
 import redis
 
 HIT_LUA = """
--- KEYS[1]: the address's counter; KEYS[2], KEYS[3] (optional): the token's counter and
--- the key naming whom the token acts for. ARGV[1]: the window in milliseconds.
--- Returns the address's count and milliseconds left, then the token's, then its owner.
+-- KEYS[1]: the address's state; KEYS[2], KEYS[3] (optional): the token's state and the
+-- key naming whom the token acts for. ARGV[1]: the window in ms; ARGV[2], ARGV[3]: the
+-- address's and the token's limits. Returns {refused by (0 none, 1 the address, 2 the
+-- token), ms until a request would be allowed, the token's owner}.
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
 local window = tonumber(ARGV[1])
-local function hit(key)
-  local left = redis.call('PTTL', key)
-  if left < 0 then
-    -- Absent (-2), or without an expiry (-1): either way a new window, set with its
-    -- expiry in the same step. (Time stands still inside a script, so a key alive at
-    -- PTTL is still alive at INCR.)
-    redis.call('SET', key, 1, 'PX', window)
-    return 1, window
-  end
-  return redis.call('INCR', key), left
+local function check(key, limit)
+  local interval = window / limit
+  local tat = tonumber(redis.call('GET', key))
+  -- Absent, at rest, or without an expiry (never written so by this script): at rest.
+  if tat == nil or tat < now or redis.call('PTTL', key) < 0 then tat = now end
+  local next_tat = tat + interval
+  local allowed_at = next_tat - window
+  if now < allowed_at then return next_tat, math.ceil(allowed_at - now) end
+  return next_tat, 0
 end
-local address_count, address_left = hit(KEYS[1])
-if #KEYS == 1 then return {address_count, address_left} end
-local token_count, token_left = hit(KEYS[2])
-return {address_count, address_left, token_count, token_left, redis.call('GET', KEYS[3])}
+local address_tat, address_wait = check(KEYS[1], tonumber(ARGV[2]))
+local token_tat, token_wait = 0, 0
+if #KEYS > 1 then token_tat, token_wait = check(KEYS[2], tonumber(ARGV[3])) end
+local owner = false
+if #KEYS > 2 then owner = redis.call('GET', KEYS[3]) end
+if token_wait > 0 then return {2, token_wait, owner} end
+if address_wait > 0 then return {1, address_wait, owner} end
+-- Allowed: both states move on together, each with its expiry in the same step.
+redis.call('SET', KEYS[1], string.format('%.3f', address_tat), 'PX', math.max(1, math.ceil(address_tat - now)))
+if #KEYS > 1 then
+  redis.call('SET', KEYS[2], string.format('%.3f', token_tat), 'PX', math.max(1, math.ceil(token_tat - now)))
+end
+return {0, 0, owner}
 """
+
+ADDRESS, TOKEN = 1, 2
 
 
 @dataclass(frozen=True)
 class Hit:
-    """One request's counts in its windows, and whom its token acts for."""
+    """One request's verdict: who refused it (None: allowed), how long until a request
+    would be allowed, and whom its token acts for."""
 
-    address_count: int
-    address_left_ms: int
-    token_count: int | None = None
-    token_left_ms: int = 0
+    refused_by: int | None
+    wait_ms: int = 0
     owner: bytes | None = None
 
 
 class RateCounter:
-    """The one-round-trip counting script, registered once per Redis client."""
+    """The one-round-trip checking script, registered once per Redis client."""
 
     def __init__(self, client: redis.Redis) -> None:
         self._hit = client.register_script(HIT_LUA)
 
-    def hit(self, address_key: str, window_seconds: float, token_keys: tuple[str, str] | None = None) -> Hit:
-        """Count one request against ``address_key`` and, given ``(token counter, token
-        owner key)``, against the token too, reading the owner in the same step."""
+    def hit(
+        self,
+        address_key: str,
+        address_limit: int,
+        window_seconds: float,
+        token_keys: tuple[str, str] | None = None,
+        token_limit: int = 1,
+    ) -> Hit:
+        """Check one request against ``address_key`` and, given ``(token state, token
+        owner key)``, against the token too, reading the owner in the same step. An
+        allowed request spends one from each; a refused one spends nothing."""
         window_ms = max(1, round(window_seconds * 1000))
         keys = [address_key, *token_keys] if token_keys else [address_key]
-        reply = self._hit(keys=keys, args=[window_ms])
-        if token_keys is None:
-            return Hit(int(reply[0]), int(reply[1]))
-        owner = reply[4] if len(reply) > 4 else None  # a nil at the end of a Lua table is dropped
-        return Hit(int(reply[0]), int(reply[1]), int(reply[2]), int(reply[3]), owner)
+        refused, wait, owner = self._hit(keys=keys, args=[window_ms, max(1, address_limit), max(1, token_limit)])
+        return Hit(int(refused) or None, int(wait), owner or None)
+
+
+class OverLimit:
+    """Tokens this process has seen refused, each with the moment Redis said it would
+    allow the token's next request. Until then every request of the token is refused
+    anyway (a refused request changes nothing in Redis), so a process may refuse it
+    without asking, and before any routing (``service.http.over_limit_gate``). It only
+    ever refuses what Redis would refuse too; a state deleted early only means this
+    process refuses until that moment."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._ends: dict[str, float] = {}
+
+    def left_ms(self, key: str, now: float) -> int | None:
+        """Milliseconds the token keyed ``key`` stays refused, or None if it is not."""
+        ends = self._ends.get(key)
+        if ends is None or ends <= now:
+            return None
+        return max(1, round((ends - now) * 1000))
+
+    def remember(self, key: str, now: float, left_ms: int) -> None:
+        if len(self._ends) >= self.capacity:
+            for old in [old for old, end in self._ends.items() if end <= now]:
+                del self._ends[old]
+            if len(self._ends) >= self.capacity:
+                self._ends.clear()
+        self._ends[key] = now + left_ms / 1000
 
 
 def retry_after(left_ms: int) -> int:
-    """Whole seconds until a window ends, never less than one (Retry-After's unit)."""
+    """Whole seconds until a request would be allowed, never less than one
+    (Retry-After's unit)."""
     return max(1, math.ceil(left_ms / 1000))
 
 

@@ -66,7 +66,8 @@ def test_an_address_over_its_limit_gets_429_with_retry_after_and_other_addresses
     statuses = [client.get("/v1/kinds", environ_base=here).status_code for _ in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
     refused = client.get("/v1/kinds", environ_base=here)
-    assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
+    # Retry-After: the seconds until the next request is allowed, one interval (60 s / 3)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "20"
     assert refused.mimetype == "application/problem+json" and refused.get_json()["code"] == "rate_limited"
     assert client.get("/v1/kinds", environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 200
     assert client.get("/healthz", environ_base=here).status_code == 200, "health checks are not rate limited"
@@ -85,8 +86,11 @@ def test_cors_answers_only_the_configured_origins() -> None:
     assert "ETag" in allowed.headers["Access-Control-Expose-Headers"]
     preflight = client.options(
         "/v1/games/some-game/actions",
-        headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "Authorization, Idempotency-Key"},
+        headers={
+            "Origin": "https://app.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Idempotency-Key",
+        },
     )
     assert preflight.status_code == 200
     assert preflight.headers["Access-Control-Allow-Origin"] == "https://app.example"
@@ -107,8 +111,9 @@ def test_the_docs_page_loads_nothing_from_elsewhere(client: FlaskClient) -> None
 def test_the_event_stream_sends_a_heartbeat_while_nothing_happens_then_the_next_event() -> None:
     client, platform = client_with(heartbeat_seconds=1)
     game = new_tiny(client)
-    response = client.get(f"/v1/games/{game['id']}/events/stream",
-                          headers={"Last-Event-ID": str(game["version"])}, buffered=False)
+    response = client.get(
+        f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": str(game["version"])}, buffered=False
+    )
     chunks = iter(cast(Iterable[bytes], response.response))
     try:
         assert next(chunks).startswith(b"retry:")
@@ -128,12 +133,16 @@ def test_the_event_stream_sends_a_heartbeat_while_nothing_happens_then_the_next_
 def test_the_stream_of_a_finished_game_sends_the_rest_and_ends(client: FlaskClient) -> None:
     game = new_tiny(client, options={"start": 9})
     token = game["seats"][0]["token"]
-    final = client.post(f"/v1/games/{game['id']}/actions", headers=bearer(token),
-                        json={"action": {"type": "add", "amount": 1}, "expected_version": game["version"]}).get_json()
+    final = client.post(
+        f"/v1/games/{game['id']}/actions",
+        headers=bearer(token),
+        json={"action": {"type": "add", "amount": 1}, "expected_version": game["version"]},
+    ).get_json()
     caught_up = client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": str(final["version"])})
     assert caught_up.get_data(as_text=True) == "retry: 2000\n\n"
-    resumed = client.get(f"/v1/games/{game['id']}/events/stream",
-                         headers={"Last-Event-ID": str(final["version"] - 1)}).get_data(as_text=True)
+    resumed = client.get(
+        f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": str(final["version"] - 1)}
+    ).get_data(as_text=True)
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {final['version']}"]
 
 
@@ -147,7 +156,10 @@ def test_metrics_keep_each_family_together_and_the_histogram_cumulative(client: 
     runs = [name for index, name in enumerate(families) if index == 0 or families[index - 1] != name]
     assert len(runs) == len(set(runs)), f"a metric family is split: {runs}"
     route = 'route="/v1/games/<game_id>"'
-    buckets = [int(line.rsplit(" ", 1)[1]) for line in samples
-               if line.startswith(f"tablestream_request_seconds_bucket{{{route}")]
+    buckets = [
+        int(line.rsplit(" ", 1)[1])
+        for line in samples
+        if line.startswith(f"tablestream_request_seconds_bucket{{{route}")
+    ]
     assert buckets == sorted(buckets) and buckets[-1] == 3
     assert f"tablestream_request_seconds_count{{{route}}} 3" in samples

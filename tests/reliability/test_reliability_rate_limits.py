@@ -1,7 +1,7 @@
 """Check 9 of issue 12: one token bursting at 10x its rate limit gets 429 with Retry-After,
-while another token's p99 latency stays within 2x of its unloaded value (real server,
-gunicorn, a Redis of the test's own; a round disturbed by the shared machine is measured
-again, up to three). And the attacks of issue 17 on the
+while other tokens' p99 latency stays within 2x of its unloaded value in every one of
+three rounds (real server, gunicorn, a Redis of the test's own; the test runs alone, in
+the suite's ``solo`` step, so that no other test's load is measured). And the attacks of issue 17 on the
 limiter itself, in-process on the real test Redis: one token's header spelled many ways,
 one token from many threads, counters deleted mid-window and windows ending between
 steps (no counter may ever be left without an expiry), a counter left without one by an
@@ -12,11 +12,13 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -30,14 +32,15 @@ from service.ratelimit import client_address, parse_trusted_proxies
 from tests.api.conftest import new_tiny
 from tests.reliability.procs import Api, RedisServer, service_env
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 LIMIT = 20  # requests per second per token
 BURST = 10 * LIMIT
-SENDERS = 8  # threads of the noisy client: enough that a slow answer does not hold the rate back
-SAMPLES = 120  # the p99 is then the second slowest, not the slowest
-PACE = 1 / 12  # the quiet token stays well under its limit
-ROUNDS = 3  # the machine is shared: a round whose baseline or load was disturbed is measured again
+SENDERS = 2  # keep-alive connections of the noisy client (many-connection floods: the in-process tests below)
+SAMPLES = 400  # the p99 is then the fifth slowest: one stray pause does not decide it
+QUIET_GAMES = 3  # the quiet client takes turns over these games' seats (six tokens)...
+PACE = 1 / 36  # ...at 36 requests a second in all, 6 a token, well under the limit
+ROUNDS = 3  # and every round must meet the bound
 
 
 def p99(values: list[float]) -> float:
@@ -45,39 +48,63 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def quiet_latencies(url: str, token: str, stop: threading.Event | None = None) -> tuple[list[float], list[int]]:
+def quiet_latencies(seats: list[tuple[str, str]]) -> tuple[list[float], list[int]]:
+    """SAMPLES reads of the games' boards, each seat's token in turn, one at a time."""
     session = requests.Session()
-    session.headers["Authorization"] = f"Bearer {token}"
-    session.get(url, timeout=10)
+    for url, token in seats:
+        session.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
     latencies, statuses = [], []
-    for _ in range(SAMPLES):
+    for number in range(SAMPLES):
+        url, token = seats[number % len(seats)]
         started = time.perf_counter()
-        response = session.get(url, timeout=10)
+        response = session.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
         latencies.append(time.perf_counter() - started)
         statuses.append(response.status_code)
         time.sleep(max(0.0, PACE - latencies[-1]))
     return latencies, statuses
 
 
+def raw_answer(reader: Any) -> tuple[int, dict[str, str]]:
+    """Read one HTTP/1.1 answer off a keep-alive connection: its status and headers (the
+    body, sized by Content-Length, is read and dropped)."""
+    status = int(reader.readline().split()[1])
+    headers = {}
+    while (line := reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    reader.read(int(headers.get("content-length", "0")))
+    return status, headers
+
+
 def burst(url: str, token: str, orders: Any, results: Any) -> None:
     """Send BURST requests a second under ``token`` from SENDERS threads until ``orders``
     says stop; put back every answer's status and Retry-After, and the seconds sent for."""
     # On this one machine the noisy client's own CPU would compete with the server it
-    # floods; a real noisy client runs elsewhere, so here it yields the CPU first.
+    # floods; a real noisy client runs elsewhere, so here it yields the CPU first and
+    # speaks HTTP/1.1 over plain sockets (a fraction of a client library's CPU per request).
     os.nice(10)
     stop = threading.Event()
     answers: list[tuple[int, str | None]] = []
     lock = threading.Lock()
 
+    parts = urlsplit(url)
+    wire = (f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nAuthorization: Bearer {token}\r\n\r\n").encode()
+
     def send() -> None:
-        session = requests.Session()
-        session.headers["Authorization"] = f"Bearer {token}"
+        connection = socket.create_connection((parts.hostname, parts.port), timeout=10)
+        reader = connection.makefile("rb")
         gap = SENDERS / BURST  # BURST requests a second in all, each thread on its own schedule
         due = time.monotonic()
         while not stop.is_set():
-            response = session.get(url, timeout=10)
+            connection.sendall(wire)
+            status, headers = raw_answer(reader)
             with lock:
-                answers.append((response.status_code, response.headers.get("Retry-After")))
+                answers.append((status, headers.get("retry-after")))
+            if headers.get("connection", "").lower() == "close":
+                reader.close()
+                connection.close()
+                connection = socket.create_connection((parts.hostname, parts.port), timeout=10)
+                reader = connection.makefile("rb")
             due += gap
             time.sleep(max(0.0, due - time.monotonic()))
 
@@ -93,21 +120,26 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     results.put((answers, time.monotonic() - started))
 
 
+@pytest.mark.solo
 def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
     own_redis: RedisServer, tmp_path: Path
 ) -> None:
     env = service_env(own_redis.url, "rate", TABLESTREAM_RATE_PER_TOKEN=str(LIMIT))
     api = Api(env, tmp_path / "api.log").start()
     try:
-        game = requests.post(
-            f"{api.base}/v1/games", json={"kind": "fortress-royals", "players": [{"name": "ann"}, {"name": "bob"}]}
-        ).json()
-        url = f"{api.base}/v1/games/{game['id']}"
-        noisy, quiet = (s["token"] for s in game["seats"])
+        games = [
+            requests.post(
+                f"{api.base}/v1/games", json={"kind": "fortress-royals", "players": [{"name": "ann"}, {"name": "bob"}]}
+            ).json()
+            for _ in range(QUIET_GAMES + 1)
+        ]
+        url = f"{api.base}/v1/games/{games[0]['id']}"
+        noisy = games[0]["seats"][0]["token"]
+        quiet = [(f"{api.base}/v1/games/{game['id']}", seat["token"]) for game in games[1:] for seat in game["seats"]]
         rounds = []
         for _ in range(ROUNDS):
             time.sleep(1.1)  # a fresh rate window
-            unloaded, _ = quiet_latencies(url, quiet)
+            unloaded, _ = quiet_latencies(quiet)
             # The noisy client is a process of its own: threads here would share the
             # quiet client's interpreter lock and slow the measurement, not the server.
             context = multiprocessing.get_context("spawn")
@@ -116,7 +148,7 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
             noisy_process.start()
             try:
                 assert results.get(timeout=60) == "started"
-                loaded, quiet_statuses = quiet_latencies(url, quiet)
+                loaded, quiet_statuses = quiet_latencies(quiet)
                 orders.put("stop")
                 answers, seconds = results.get(timeout=60)
                 noisy_process.join(timeout=30)
@@ -145,15 +177,13 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
             assert len(accepted) <= LIMIT * (seconds + 2), "the noisy token got through more than its limit"
             assert len(refused) >= len(answers) // 2
             assert len(answers) >= 0.8 * BURST * seconds, "the noisy client did not reach 10x the limit"
-            assert set(quiet_statuses) == {200}, "the quiet token was throttled"
-            if p99(loaded) <= 2 * p99(unloaded):
-                break
+            assert set(quiet_statuses) == {200}, "a quiet token was throttled"
     finally:
         api.stop()
     for number, figures in enumerate(rounds, 1):
         print(f"rate limits, round {number}: {figures}")
-    last = rounds[-1]
-    assert last["p99_loaded_ms"] <= 2 * last["p99_unloaded_ms"], rounds
+    slow = [n for n, r in enumerate(rounds, 1) if r["p99_loaded_ms"] > 2 * r["p99_unloaded_ms"]]
+    assert not slow, f"rounds {slow} broke 2x: {rounds}"
 
 
 # -- attacks on the limiter itself (issue 17), in-process on the real test Redis ------
@@ -205,7 +235,8 @@ def test_one_token_spelled_every_way_gets_no_more_than_its_limit_in_a_window(lim
     assert set(statuses) <= {200, 429}, f"a spelling did not authenticate: {statuses}"
     refused = answers[-1]
     assert refused.mimetype == "application/problem+json" and refused.get_json()["code"] == "rate_limited"
-    assert 58 <= int(refused.headers["Retry-After"]) <= 60, "Retry-After is what is left of the window"
+    # Retry-After is when the next request would be allowed: one interval, 60 s / 5.
+    assert 11 <= int(refused.headers["Retry-After"]) <= 12, refused.headers["Retry-After"]
 
 
 def test_a_header_that_is_not_a_bearer_token_counts_against_the_address_alone(limited: Any, prefix: str) -> None:
@@ -303,8 +334,85 @@ def test_a_counter_left_without_an_expiry_gets_one_and_a_fresh_window(limited: A
     here = {"REMOTE_ADDR": "10.9.9.9"}
     answer = client.get(f"/v1/games/{game['id']}", headers={"Authorization": f"Bearer {token}"}, environ_base=here)
     assert answer.status_code == 200, "an address or token is never refused forever"
-    for key in (address_key, token_key):
-        assert 0 < platform.redis.pttl(key) <= 10_000 and int(platform.redis.get(key) or 0) == 1
+    # Read as a client at rest: one request spent one interval (10 s / 5 for the token,
+    # 10 s / 50 for the address), and the state expires when that interval is over.
+    for key, interval in ((address_key, 200), (token_key, 2_000)):
+        assert 0 < platform.redis.pttl(key) <= interval, (key, platform.redis.pttl(key))
+
+
+def test_a_token_known_over_its_limit_is_refused_before_routing_with_the_same_answer(limited: Any) -> None:
+    """Once Redis has refused a token, this process refuses it until Redis would allow it
+    again without routing the request or asking Redis: a path that does not exist is 429,
+    not 404, and the answer is the one Redis's refusal gave (problem+json, its status in
+    the body, Retry-After, CORS for an allowed origin), counted in the metrics."""
+    from service.http import REFUSED_BEFORE_ROUTING
+    from service.metrics import tally
+
+    app, platform = limited(rate_per_token=2, rate_window_seconds=60, cors_origins=("https://app.example",))
+    client = app.test_client()
+    game = new_tiny(client)
+    headers = {"Authorization": f"Bearer {game['seats'][0]['token']}", "Origin": "https://app.example"}
+    url = f"/v1/games/{game['id']}"
+    assert [client.get(url, headers=headers).status_code for _ in range(2)] == [200, 200]
+    by_redis = client.get(url, headers=headers)
+    commands_before = platform.redis.info("stats")["total_commands_processed"]
+    early = [client.get(path, headers=headers) for path in (url, "/v1/no/such/route", url)]
+    commands_during = platform.redis.info("stats")["total_commands_processed"] - commands_before
+    for answer in [by_redis, *early]:
+        assert answer.status_code == 429 and answer.mimetype == "application/problem+json"
+        body = answer.get_json()
+        assert body["status"] == 429 and body["code"] == "rate_limited"
+        assert answer.headers["Retry-After"] == by_redis.headers["Retry-After"] == "30"
+        assert answer.headers["Access-Control-Allow-Origin"] == "https://app.example"
+        assert "Retry-After" in answer.headers["Access-Control-Expose-Headers"]
+    assert commands_during <= 1, f"{commands_during} Redis commands for three early refusals (one: the INFO)"
+    tally(app).flush()
+    name = f'requests_total{{route="{REFUSED_BEFORE_ROUTING}",method="GET",status="429"}}'
+    assert platform.redis.hget(platform.key("metrics"), name) == b"3"
+    other = new_tiny(client)
+    answer = client.get(f"/v1/games/{other['id']}", headers={"Authorization": f"Bearer {other['seats'][0]['token']}"})
+    assert answer.status_code == 200, "another token is not refused"
+
+
+def test_a_flood_gets_its_allowance_spread_out_never_a_window_at_once(limited: Any) -> None:
+    """From rest a token may send its limit at once; a flood after that gets one request
+    an interval (window / limit), never the whole allowance again at a window's start,
+    and a refused request spends nothing: the flood gets exactly what an idle client
+    waiting for each interval would."""
+    limit, window = 10, 1.0
+    app, _ = limited(rate_per_token=limit, rate_window_seconds=window)
+    game = new_tiny(app.test_client())
+    url, headers = f"/v1/games/{game['id']}", {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    accepted: list[float] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def flood() -> None:
+        client = app.test_client()
+        while not stop.is_set():
+            status = client.get(url, headers=headers).status_code
+            if status == 200:
+                with lock:
+                    accepted.append(time.monotonic())
+
+    threads = [threading.Thread(target=flood) for _ in range(6)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    time.sleep(3.0)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    seconds = time.monotonic() - started
+    interval = window / limit
+    assert limit + (seconds - 0.3) / interval <= len(accepted) <= limit + seconds / interval + 1, len(accepted)
+    after_burst = sorted(accepted)[limit:]
+    # Times are taken here as answers come back, not in Redis, so one slow answer can
+    # bunch two up; but a fixed window would let all ten through in its first milliseconds.
+    busiest = max(sum(1 for t in after_burst if s <= t < s + 2 * interval) for s in after_burst)
+    assert busiest <= 4, f"{busiest} accepted within {2 * interval * 1000:.0f} ms after the burst"
+    busiest = max(sum(1 for t in after_burst if s <= t < s + window) for s in after_burst)
+    assert busiest <= limit + 1, f"{busiest} accepted within one window after the burst"
 
 
 def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(limited: Any) -> None:
