@@ -304,8 +304,13 @@ class Load:
 Source = Callable[[], bytes | None]
 
 
-def drive(port: int, sources: Sequence[Source], duration: float, per_client_rate: float | None = None,
-          accept: Callable[[int, int], bool] | None = None) -> Load:
+def drive(
+    port: int,
+    sources: Sequence[Source],
+    duration: float,
+    per_client_rate: float | None = None,
+    accept: Callable[[int, int], bool] | None = None,
+) -> Load:
     """Run one thread per source for ``duration`` seconds: closed loop, or paced at
     ``per_client_rate`` requests per second each. ``accept(client, status)`` says whether
     a response counts as a success (and advances the source)."""
@@ -436,25 +441,50 @@ def measure(url: str, prefix: str, quick: bool, workers: int = 2, duration: floa
         warm(server.port, players.sources(), players.accept, 1.0)
         peak = drive(server.port, players.sources(), duration, accept=players.accept)
         half_rate = peak.rate / 2
-        half = drive(server.port, players.sources(), duration, per_client_rate=half_rate / CLIENTS,
-                     accept=players.accept)
-        ping_half = drive(server.port, ping_sources(CLIENTS), duration, per_client_rate=half_rate / CLIENTS,
-                          accept=lambda _, s: s == 200)
+        half = drive(
+            server.port, players.sources(), duration, per_client_rate=half_rate / CLIENTS, accept=players.accept
+        )
+        ping_half = drive(
+            server.port,
+            ping_sources(CLIENTS),
+            duration,
+            per_client_rate=half_rate / CLIENTS,
+            accept=lambda _, s: s == 200,
+        )
     failures = players.failed + ping.errors
     note = f"; {failures} refused" if failures else ""
     scope = f"{CLIENTS} clients on {CLIENTS} games, {workers} workers{note}"
     return [
-        higher_is_better(f"(3) HTTP POST /actions, peak ({scope})", peak.rate, ping.rate, "req/s", RATIO_TARGET,
-                         "GET /v1/bench/ping, same app and server"),
+        higher_is_better(
+            f"(3) HTTP POST /actions, peak ({scope})",
+            peak.rate,
+            ping.rate,
+            "req/s",
+            RATIO_TARGET,
+            "GET /v1/bench/ping, same app and server",
+        ),
         figure("(3) HTTP POST /actions p50 at peak", peak.p(50), ping.p(50), "ms", "ping p50 at its peak"),
         figure("(3) HTTP POST /actions p99 at peak", peak.p(99), ping.p(99), "ms", "ping p99 at its peak"),
-        absolute(f"(3) HTTP POST /actions p99 at half peak ({half.rate:,.0f}/s)", half.p(99), "ms", P99_TARGET_MS,
-                 ping_half.p(99), "ping p99 at the same rate"),
+        absolute(
+            f"(3) HTTP POST /actions p99 at half peak ({half.rate:,.0f}/s)",
+            half.p(99),
+            "ms",
+            P99_TARGET_MS,
+            ping_half.p(99),
+            "ping p99 at the same rate",
+        ),
     ]
 
 
-def peak_actions(url: str, prefix: str, workers: int, games: int, duration: float,
-                 scripts: Sequence[Script] | None = None, prepared: Sequence[Game] | None = None) -> Load:
+def peak_actions(
+    url: str,
+    prefix: str,
+    workers: int,
+    games: int,
+    duration: float,
+    scripts: Sequence[Script] | None = None,
+    prepared: Sequence[Game] | None = None,
+) -> Load:
     """Actions/s of 16 closed-loop clients spread round robin over ``games`` games."""
     client = redis.Redis.from_url(url)
     scripts = scripts or make_scripts(client, prefix)
@@ -465,8 +495,9 @@ def peak_actions(url: str, prefix: str, workers: int, games: int, duration: floa
         return drive(server.port, players.sources(), duration, accept=players.accept)
 
 
-def run(quick: bool, url: str | None = None, prefix: str | None = None, workers: int = 2,
-        duration: float | None = None) -> list[Row]:
+def run(
+    quick: bool, url: str | None = None, prefix: str | None = None, workers: int = 2, duration: float | None = None
+) -> list[Row]:
     if url is None or prefix is None:
         with bench_redis_url() as (own_url, own_prefix):
             return measure(own_url, own_prefix, quick, workers, duration)

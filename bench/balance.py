@@ -200,9 +200,11 @@ def report(kind: str, table: Table, results: list[Result]) -> tuple[list[str], l
     done = [r for r in results if r.finished]
     n = len(done)
     lines = [f"## {kind}: {table.label} ({len(results)} games, {len(results) - n} unfinished)", ""]
-    lines.append(f"median turns: {median_of(r.turns for r in done)}    median actions: "
-                 f"{median_of(float(r.actions) for r in done)}"
-                 + (f"    median rounds: {median_of(r.rounds for r in done)}" if any(r.rounds for r in done) else ""))
+    lines.append(
+        f"median turns: {median_of(r.turns for r in done)}    median actions: "
+        f"{median_of(float(r.actions) for r in done)}"
+        + (f"    median rounds: {median_of(r.rounds for r in done)}" if any(r.rounds for r in done) else "")
+    )
     flags: list[str] = []
     lines += ["", "| end reason | share |", "|---|---:|"]
     for reason, count in Counter(r.reason for r in done).most_common():
@@ -256,8 +258,12 @@ def deck_summary(kind: str, pairs: list[tuple[Table, list[Result]]]) -> tuple[li
                 totals[deck][1] += 1
     if not totals:
         return [], []
-    lines = [f"## {kind}: every 2-player pairing, per deck", "", "| deck | games | win rate [95% interval] |",
-             "|---|---:|---|"]
+    lines = [
+        f"## {kind}: every 2-player pairing, per deck",
+        "",
+        "| deck | games | win rate [95% interval] |",
+        "|---|---:|---|",
+    ]
     flags = []
     for deck, (won, games) in sorted(totals.items()):
         lines.append(f"| {deck} | {int(games)} | {share(won, int(games))} |")

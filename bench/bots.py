@@ -217,5 +217,6 @@ def main(argv: list[str] | None = None) -> None:
             pool.shutdown()
     print(f"({time.perf_counter() - started:.0f} s)")
 
+
 if __name__ == "__main__":
     main()

@@ -43,11 +43,16 @@ def free_port() -> int:
 def start_service(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
-    env.update(PORT=str(port), TABLESTREAM_DATA_DIR=str(folder / "data"), TABLESTREAM_RATE_PER_TOKEN="1000",
-               TABLESTREAM_RATE_PER_ADDRESS="10000")
+    env.update(
+        PORT=str(port),
+        TABLESTREAM_DATA_DIR=str(folder / "data"),
+        TABLESTREAM_RATE_PER_TOKEN="1000",
+        TABLESTREAM_RATE_PER_ADDRESS="10000",
+    )
     command = [str(Path(sys.executable).parent / "tablestream"), "serve"]
-    process = subprocess.Popen(command, env=env, stdout=(folder / "serve.log").open("wb"), stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        command, env=env, stdout=(folder / "serve.log").open("wb"), stderr=subprocess.STDOUT, start_new_session=True
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -62,8 +67,9 @@ def start_service(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 def play(base: str, kind: str, level: str, actions: int, rng: random.Random) -> dict[str, list[float]]:
     session = requests.Session()
-    created = session.post(f"{base}/v1/games", json={"kind": kind, "players": [{"name": "ann"}, {"bot": level}]},
-                           timeout=30).json()
+    created = session.post(
+        f"{base}/v1/games", json={"kind": kind, "players": [{"name": "ann"}, {"bot": level}]}, timeout=30
+    ).json()
     game, token = created["id"], created["seats"][0]["token"]
     session.headers["Authorization"] = f"Bearer {token}"
     url = f"{base}/v1/games/{game}"
@@ -87,8 +93,9 @@ def play(base: str, kind: str, level: str, actions: int, rng: random.Random) -> 
         if body["status"] != "active":
             break
         action = rng.choice(body["legal_actions"])
-        answer = session.post(f"{url}/actions", json={"action": action, "expected_version": body["version"]},
-                              timeout=30)
+        answer = session.post(
+            f"{url}/actions", json={"action": action, "expected_version": body["version"]}, timeout=30
+        )
         if answer.status_code != 200:
             body = read()
             continue
@@ -126,12 +133,19 @@ def main(argv: list[str] | None = None) -> None:
     folder = Path(tempfile.mkdtemp(prefix="tablestream-botwait-"))
     process, base = start_service(folder)
     try:
-        kinds = args.kind or [k["key"] for k in requests.get(f"{base}/v1/kinds", timeout=10).json()["kinds"]
-                              if k["min_players"] <= 2 <= k["max_players"]]
-        print(f"bots answering one human through `tablestream serve` (embedded Redis); {args.actions} human "
-              "actions per game; waits in ms from the action's 200; baseline: median GET round trip")
-        print(f"{'kind':<18} {'bot':<7} {'answers p50':>11} {'p90':>7} {'max':>7} {'back p50':>9} {'p90':>7} "
-              f"{'max':>7} {'GET p50':>8} {'ratio':>6}  verdict (answer max <= {TARGET_MS:.0f} ms)")
+        kinds = args.kind or [
+            k["key"]
+            for k in requests.get(f"{base}/v1/kinds", timeout=10).json()["kinds"]
+            if k["min_players"] <= 2 <= k["max_players"]
+        ]
+        print(
+            f"bots answering one human through `tablestream serve` (embedded Redis); {args.actions} human "
+            "actions per game; waits in ms from the action's 200; baseline: median GET round trip"
+        )
+        print(
+            f"{'kind':<18} {'bot':<7} {'answers p50':>11} {'p90':>7} {'max':>7} {'back p50':>9} {'p90':>7} "
+            f"{'max':>7} {'GET p50':>8} {'ratio':>6}  verdict (answer max <= {TARGET_MS:.0f} ms)"
+        )
         for kind in kinds:
             for level in args.level or ("random", "greedy", "ismcts"):
                 waits = play(base, kind, level, args.actions, random.Random(f"{kind}:{level}"))
@@ -139,9 +153,12 @@ def main(argv: list[str] | None = None) -> None:
                 answer = ms(waits["answers"], 0.5)
                 verdict = "meets" if ms(waits["answers"], 1.0) <= TARGET_MS else "MISSES"
                 a, b = waits["answers"], waits["back"]
-                print(f"{kind:<18} {level:<7} {answer:>11.0f} {ms(a, 0.9):>7.0f} {ms(a, 1.0):>7.0f} "
-                      f"{ms(b, 0.5):>9.0f} {ms(b, 0.9):>7.0f} {ms(b, 1.0):>7.0f} {get:>8.1f} {answer / get:>6.1f}  "
-                      f"{verdict}", flush=True)
+                print(
+                    f"{kind:<18} {level:<7} {answer:>11.0f} {ms(a, 0.9):>7.0f} {ms(a, 1.0):>7.0f} "
+                    f"{ms(b, 0.5):>9.0f} {ms(b, 0.9):>7.0f} {ms(b, 1.0):>7.0f} {get:>8.1f} {answer / get:>6.1f}  "
+                    f"{verdict}",
+                    flush=True,
+                )
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:

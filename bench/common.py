@@ -53,8 +53,7 @@ class Row:
 
 HEADER = f"{'row':<72} {'ours':>12} {'baseline':>12} {'unit':<10} {'ratio':>6}  {'target':<8} verdict"
 MARKDOWN_HEADER = (
-    "| row | ours | baseline | baseline is | unit | ratio | target | verdict |\n"
-    "|---|---:|---:|---|---|---:|---|---|"
+    "| row | ours | baseline | baseline is | unit | ratio | target | verdict |\n|---|---:|---:|---|---|---:|---|---|"
 )
 
 
@@ -68,9 +67,7 @@ def number(value: float) -> str:
     return f"{value:.2f}"
 
 
-def higher_is_better(
-    name: str, ours: float, baseline: float, unit: str, at_least: float, against: str = ""
-) -> Row:
+def higher_is_better(name: str, ours: float, baseline: float, unit: str, at_least: float, against: str = "") -> Row:
     ratio = ours / baseline if baseline else float("inf")
     return Row(name, ours, baseline, unit, f">= {at_least}", ratio, ratio >= at_least, against)
 

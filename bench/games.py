@@ -58,10 +58,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     options = {name: json.loads(value) for name, value in (o.split("=", 1) for o in args.option)} or None
     kinds = args.kind or registry.keys()
-    print(f"random games: median of {args.games} per table, options {options or 'default'}; "
-          "CPU time of one whole game against folding its log")
-    print(f"{'kind':<18} {'players':>7} {'decide+fold ms':>15} {'fold ms':>9} {'ratio':>6} "
-          f"{'actions':>8} {'events':>8} {'unfinished':>10}")
+    print(
+        f"random games: median of {args.games} per table, options {options or 'default'}; "
+        "CPU time of one whole game against folding its log"
+    )
+    print(
+        f"{'kind':<18} {'players':>7} {'decide+fold ms':>15} {'fold ms':>9} {'ratio':>6} "
+        f"{'actions':>8} {'events':>8} {'unfinished':>10}"
+    )
     for kind in kinds:
         game = registry.all_games()[kind]
         counts = args.players or DEFAULT_PLAYERS.get(kind, (max(2, game.min_players),))

@@ -64,12 +64,23 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
         everything = usage(client, game_keys(client, scope, game_id))
         status = "" if table.status == "finished" else ", unfinished"  # type: ignore[attr-defined]
         rows.append(
-            lower_is_better(f"(7) {kind}: event stream ({len(entries):,} events{status})", stream, json_bytes,
-                            "bytes", TARGET, "canonical JSON of its log")
+            lower_is_better(
+                f"(7) {kind}: event stream ({len(entries):,} events{status})",
+                stream,
+                json_bytes,
+                "bytes",
+                TARGET,
+                "canonical JSON of its log",
+            )
         )
         rows.append(
-            figure(f"(7) {kind}: all its keys (+snapshot, command ids, tokens)", everything, json_bytes, "bytes",
-                   "canonical JSON of its log")
+            figure(
+                f"(7) {kind}: all its keys (+snapshot, command ids, tokens)",
+                everything,
+                json_bytes,
+                "bytes",
+                "canonical JSON of its log",
+            )
         )
     return rows
 

@@ -159,11 +159,19 @@ def run(quick: bool, client: Any = None, prefix: str | None = None) -> list[Row]
         pg_append, pg_rebuild = run_peer(postgres_env(), aggregates, events)
         rows += [
             higher_is_better(
-                f"(4) append 1 event/command, optimistic ({scope})", ours_append, pg_append, "events/s", 1.0,
+                f"(4) append 1 event/command, optimistic ({scope})",
+                ours_append,
+                pg_append,
+                "events/s",
+                1.0,
                 "eventsourcing on PostgreSQL",
             ),
             higher_is_better(
-                f"(4) reconstruct every aggregate ({scope})", ours_rebuild, pg_rebuild, "events/s", 1.0,
+                f"(4) reconstruct every aggregate ({scope})",
+                ours_rebuild,
+                pg_rebuild,
+                "events/s",
+                1.0,
                 "eventsourcing on PostgreSQL",
             ),
         ]
@@ -179,8 +187,13 @@ def run(quick: bool, client: Any = None, prefix: str | None = None) -> list[Row]
             else:
                 os.environ["PGOPTIONS"] = previous
         rows.append(
-            figure("(4) append, same work, vs PostgreSQL without fsync wait", ours_append, nosync_append, "events/s",
-                   f"eventsourcing on PostgreSQL, synchronous_commit=off ({min(aggregates, 50)} aggregates)"),
+            figure(
+                "(4) append, same work, vs PostgreSQL without fsync wait",
+                ours_append,
+                nosync_append,
+                "events/s",
+                f"eventsourcing on PostgreSQL, synchronous_commit=off ({min(aggregates, 50)} aggregates)",
+            ),
         )
     except Exception as error:  # a missing server is a finding, not a crash
         rows.append(
@@ -190,10 +203,16 @@ def run(quick: bool, client: Any = None, prefix: str | None = None) -> list[Row]
         sqlite_env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": os.path.join(folder, "peer.db")}
         lite_append, lite_rebuild = run_peer(sqlite_env, aggregates, events)
     rows += [
-        figure("(4) append, same work, vs SQLite", ours_append, lite_append, "events/s",
-               "eventsourcing on SQLite (file)"),
-        figure("(4) reconstruct, same work, vs SQLite", ours_rebuild, lite_rebuild, "events/s",
-               "eventsourcing on SQLite (file)"),
+        figure(
+            "(4) append, same work, vs SQLite", ours_append, lite_append, "events/s", "eventsourcing on SQLite (file)"
+        ),
+        figure(
+            "(4) reconstruct, same work, vs SQLite",
+            ours_rebuild,
+            lite_rebuild,
+            "events/s",
+            "eventsourcing on SQLite (file)",
+        ),
     ]
     return rows
 

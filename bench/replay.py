@@ -130,10 +130,20 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
     assert report.ok, report.as_json()
     raw_one = raw_read([longest_id])
     return [
-        figure(f"(5) rebuild every read model, {games} finished games ({events:,} events)", rebuild_rate, raw_rate,
-               "events/s", "XRANGE + JSON decode of the same logs"),
-        figure(f"(5) audit one {longest.kind} game ({len(longest.entries):,} events)", audit_rate, raw_one,
-               "events/s", "XRANGE + JSON decode of that game"),
+        figure(
+            f"(5) rebuild every read model, {games} finished games ({events:,} events)",
+            rebuild_rate,
+            raw_rate,
+            "events/s",
+            "XRANGE + JSON decode of the same logs",
+        ),
+        figure(
+            f"(5) audit one {longest.kind} game ({len(longest.entries):,} events)",
+            audit_rate,
+            raw_one,
+            "events/s",
+            "XRANGE + JSON decode of that game",
+        ),
     ]
 
 

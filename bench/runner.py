@@ -83,8 +83,18 @@ def bot_rows(quick: bool) -> list[Row]:
             label = f"(6) {kind}: {name} bot, median CPU ms/move ({len(states)} states)"
             if name == "ismcts":
                 ratio = ms / floor if floor else float("inf")
-                rows.append(Row(label, ms, floor, "ms", f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms", ratio,
-                                ms <= ISMCTS_MOVE_MS_TARGET, "random bot, same states"))
+                rows.append(
+                    Row(
+                        label,
+                        ms,
+                        floor,
+                        "ms",
+                        f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms",
+                        ratio,
+                        ms <= ISMCTS_MOVE_MS_TARGET,
+                        "random bot, same states",
+                    )
+                )
             else:
                 rows.append(figure(label, ms, floor, "ms", "random bot, same states"))
     return rows
@@ -192,9 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         client = redis.Redis.from_url(url)
         facts = machine_facts(client)
         durability = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync")
-        facts["redis persistence"] = (
-            f"appendonly {durability[0]}, appendfsync {durability[1].get('appendfsync')}"
-        )
+        facts["redis persistence"] = f"appendonly {durability[0]}, appendfsync {durability[1].get('appendfsync')}"
         for name in args.only or SECTIONS:
             section_started = time.perf_counter()
             try:

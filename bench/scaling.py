@@ -108,8 +108,9 @@ def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[
 
     by_process = {n: appends_from_processes(url, prefix, n, seconds) for n in (1, 2, 4)}
     for n in (2, 4):
-        rows.append(figure(f"(8) store appends/s, {n} processes", by_process[n], by_process[1], "events/s",
-                           "1 process"))
+        rows.append(
+            figure(f"(8) store appends/s, {n} processes", by_process[n], by_process[1], "events/s", "1 process")
+        )
 
     client = redis.Redis.from_url(url)
     scripts = api.make_scripts(client, prefix)
@@ -117,8 +118,9 @@ def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[
     for n in (1, 2, 4):
         load = api.peak_actions(url, f"{prefix}:w{n}", n, api.CLIENTS, http_seconds, scripts)
         by_worker[n] = load.rate
-    rows.append(figure("(8) HTTP actions/s, 1 worker (16 clients, 16 games)", by_worker[1], by_worker[1], "req/s",
-                       "1 worker"))
+    rows.append(
+        figure("(8) HTTP actions/s, 1 worker (16 clients, 16 games)", by_worker[1], by_worker[1], "req/s", "1 worker")
+    )
     for n in (2, 4):
         rows.append(figure(f"(8) HTTP actions/s, {n} workers", by_worker[n], by_worker[1], "req/s", "1 worker"))
 
@@ -126,16 +128,24 @@ def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[
     base_appends = appends_across_games(url, prefix, 50, seconds)
     for games in counts:
         rate = appends_across_games(url, prefix, games, seconds)
-        rows.append(figure(f"(8) store appends/s, 8 threads, {games:,} games", rate, base_appends, "events/s",
-                           "50 games"))
+        rows.append(
+            figure(f"(8) store appends/s, 8 threads, {games:,} games", rate, base_appends, "events/s", "50 games")
+        )
     base_http = api.peak_actions(url, f"{prefix}:n16", 2, api.CLIENTS, http_seconds, scripts).rate
     for games in counts:
         started = time.perf_counter()
         pool = api.create_games(client, f"{prefix}:n{games}", scripts, games)
         created = games / (time.perf_counter() - started)
         rate = api.peak_actions(url, f"{prefix}:n{games}", 2, games, http_seconds, scripts, pool).rate
-        rows.append(figure(f"(8) HTTP actions/s, 2 workers, {games:,} games (created at {created:,.0f}/s)", rate,
-                           base_http, "req/s", "16 games"))
+        rows.append(
+            figure(
+                f"(8) HTTP actions/s, 2 workers, {games:,} games (created at {created:,.0f}/s)",
+                rate,
+                base_http,
+                "req/s",
+                "16 games",
+            )
+        )
     return rows
 
 

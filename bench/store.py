@@ -56,8 +56,16 @@ def sequential(client: redis.Redis, prefix: str, n: int) -> list[Row]:
             client.xadd(raw_key, {"e": sample}, id=f"{version}-0")
 
     raw_rate = rate(n, raw)
-    return [higher_is_better("(1a) append sequential, 1 event/command", ours_rate, raw_rate, "events/s", 0.5,
-                             "raw redis-py XADD loop, same payload")]
+    return [
+        higher_is_better(
+            "(1a) append sequential, 1 event/command",
+            ours_rate,
+            raw_rate,
+            "events/s",
+            0.5,
+            "raw redis-py XADD loop, same payload",
+        )
+    ]
 
 
 def sealing(client: redis.Redis, prefix: str, n: int) -> list[Row]:
@@ -70,14 +78,18 @@ def sealing(client: redis.Redis, prefix: str, n: int) -> list[Row]:
             data = {**PAYLOAD, "card": HAND[version % len(HAND)]}
             public = {k: v for k, v in data.items() if k not in ("card", "hand")}
             seal_of = seal(data, public, seed, version + 1) if sealed else None
-            result = store.append(game, [NewEvent("CardDrawn", data, 1, "human", seal_of)], version, f"c{version}",
-                                  prev_hash=head)
+            result = store.append(
+                game, [NewEvent("CardDrawn", data, 1, "human", seal_of)], version, f"c{version}", prev_hash=head
+            )
             head = result.envelopes[-1].hash
 
     plain = rate(n, lambda: appends("plain", False))
     ours = rate(n, lambda: appends("sealed", True))
-    return [figure("(1d) append a hidden-card event, sealed (commitments)", ours, plain, "events/s",
-                   "the same append unsealed")]
+    return [
+        figure(
+            "(1d) append a hidden-card event, sealed (commitments)", ours, plain, "events/s", "the same append unsealed"
+        )
+    ]
 
 
 def threaded(client: redis.Redis, prefix: str, n: int, threads: int = 8, games: int = 50) -> list[Row]:
@@ -118,7 +130,11 @@ def threaded(client: redis.Redis, prefix: str, n: int, threads: int = 8, games: 
     raw_rate = run(raw_worker)
     return [
         higher_is_better(
-            f"(1b) append from {threads} threads across {games} games", ours_rate, raw_rate, "events/s", 0.5,
+            f"(1b) append from {threads} threads across {games} games",
+            ours_rate,
+            raw_rate,
+            "events/s",
+            0.5,
             f"raw XADD from {threads} threads",
         )
     ]
@@ -151,10 +167,22 @@ def load_and_fold(client: redis.Redis, prefix: str, repeats: int) -> list[Row]:
     raw_rate = rate(repeats * count, raw)
     assert registry.get(kind) is not None
     return [
-        higher_is_better(f"(2) load snapshot + {tail}-event tail, {count}-event {kind} game", snapshot_rate, raw_rate,
-                         "events/s", 0.5, "XRANGE + JSON decode of the game"),
-        higher_is_better("(2) load + fold the same game from zero", ours_rate, raw_rate, "events/s", 0.5,
-                         "XRANGE + JSON decode of the game"),
+        higher_is_better(
+            f"(2) load snapshot + {tail}-event tail, {count}-event {kind} game",
+            snapshot_rate,
+            raw_rate,
+            "events/s",
+            0.5,
+            "XRANGE + JSON decode of the game",
+        ),
+        higher_is_better(
+            "(2) load + fold the same game from zero",
+            ours_rate,
+            raw_rate,
+            "events/s",
+            0.5,
+            "XRANGE + JSON decode of the game",
+        ),
     ]
 
 
@@ -189,8 +217,9 @@ def memory(client: redis.Redis, prefix: str, n: int) -> list[Row]:
     used = client.memory_usage(store.key("g", "events"), samples=0) or 0
     json_bytes = sum(len(text.encode()) for _, text in store.read_raw("g"))
     return [
-        lower_is_better("(7) Redis bytes per event (stream)", used / n, json_bytes / n, "bytes", 2.0,
-                        "canonical JSON of the event")
+        lower_is_better(
+            "(7) Redis bytes per event (stream)", used / n, json_bytes / n, "bytes", 2.0, "canonical JSON of the event"
+        )
     ]
 
 
@@ -208,7 +237,7 @@ def redis_benchmark(client: redis.Redis, prefix: str, n: int, clients: int) -> f
     command += ["XADD", f"{prefix}:redis-benchmark", "*", "e", sample]
     try:
         out = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
-        return float(out.strip().splitlines()[-1].rsplit(",", 7)[1].strip("\""))  # the name may hold commas
+        return float(out.strip().splitlines()[-1].rsplit(",", 7)[1].strip('"'))  # the name may hold commas
     except (subprocess.SubprocessError, ValueError, IndexError):
         return None
 
@@ -222,8 +251,15 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
     for clients, ours in ((1, rows[0].ours), (8, rows[1].ours)):
         raw = redis_benchmark(client, prefix, n * 2, clients)
         if raw is not None:
-            rows.append(figure(f"(1c) append ({'sequential' if clients == 1 else '8 threads'}) vs redis-benchmark",
-                               ours, raw, "events/s", f"redis-benchmark XADD, {clients} client(s)"))
+            rows.append(
+                figure(
+                    f"(1c) append ({'sequential' if clients == 1 else '8 threads'}) vs redis-benchmark",
+                    ours,
+                    raw,
+                    "events/s",
+                    f"redis-benchmark XADD, {clients} client(s)",
+                )
+            )
     rows += sealing(client, prefix, n)
     return rows + load_and_fold(client, prefix, 5 if quick else 20) + memory(client, prefix, n)
 

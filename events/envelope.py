@@ -60,8 +60,14 @@ class Envelope:
     def body(self) -> dict[str, Any]:
         """Every field the hash covers, besides ``prev_hash``."""
         return hashed_body(
-            self.schema, self.version, self.type, self.seat, self.actor,
-            self.data if self.sealed is None else self.sealed, self.at, self.command_id,
+            self.schema,
+            self.version,
+            self.type,
+            self.seat,
+            self.actor,
+            self.data if self.sealed is None else self.sealed,
+            self.at,
+            self.command_id,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -107,8 +113,14 @@ class Envelope:
 
 
 def hashed_body(
-    schema: int, version: int, type_: str, seat: int | None, actor: str,
-    hashed_data: Mapping[str, Any], at: str, command_id: str | None,
+    schema: int,
+    version: int,
+    type_: str,
+    seat: int | None,
+    actor: str,
+    hashed_data: Mapping[str, Any],
+    at: str,
+    command_id: str | None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
         "version": version,
@@ -144,8 +156,17 @@ def chain(
         digest = hash_of(prev_hash, body)
         out.append(
             Envelope(
-                version, event.type, event.seat, event.actor, event.data, at, command_id,
-                prev_hash, digest, SCHEMA, event.sealed,
+                version,
+                event.type,
+                event.seat,
+                event.actor,
+                event.data,
+                at,
+                command_id,
+                prev_hash,
+                digest,
+                SCHEMA,
+                event.sealed,
             )
         )
         prev_hash = digest

@@ -72,7 +72,12 @@ class Ledger:
             prev = GENESIS_HASH if last is None else str(last["entry_hash"])
             index = 1 if last is None else int(last["index"]) + 1
             entry: dict[str, Any] = {
-                "index": index, "game": game_id, "kind": kind, "version": version, "hash": head_hash, "at": at,
+                "index": index,
+                "game": game_id,
+                "kind": kind,
+                "version": version,
+                "hash": head_hash,
+                "at": at,
             }
             entry["prev"] = prev
             entry["entry_hash"] = entry_hash(prev, entry)

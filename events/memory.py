@@ -58,9 +58,7 @@ class MemoryEventStore(EventStore):
             last = Envelope.decode(entries[-1][1])
             self._feed.append(Notice(f"{len(self._feed) + 1}-0", game_id, last.version, last.type))
 
-    def command_result(
-        self, game_id: str, command_id: str, fingerprint: str | None = None
-    ) -> AppendResult | None:
+    def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
         record = self._commands.get((game_id, command_id))
         if record is None:
             return None

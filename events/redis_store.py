@@ -33,7 +33,8 @@ from events.store import (
     same_request,
 )
 
-APPEND_LUA = """
+APPEND_LUA = (
+    """
 -- ARGV[1]: expected version, prev hash, game id, dedup ttl, has-command flag, last
 -- event's type and hash, the request's fingerprint (empty for none), joined by newlines
 -- (one argument packs faster than eight); ARGV[2..]: the encoded events.
@@ -59,7 +60,9 @@ if has_command then
   end
 end
 local version = 0
-local head_hash = '""" + GENESIS_HASH + """'
+local head_hash = '"""
+    + GENESIS_HASH
+    + """'
 local head = redis.call('GET', KEYS[2])
 if head then
   local sep = string.find(head, ':', 1, true)
@@ -86,6 +89,7 @@ if expected == 0 then
 end
 return {'ok', result}
 """
+)
 
 
 class RedisEventStore(EventStore):
@@ -165,9 +169,7 @@ class RedisEventStore(EventStore):
         pipe.xadd(self.feed_key, {"game": game_id, "version": last.version, "type": last.type})
         pipe.execute()
 
-    def command_result(
-        self, game_id: str, command_id: str, fingerprint: str | None = None
-    ) -> AppendResult | None:
+    def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
         seen = self.redis.get(self.key(game_id, f"cmd:{command_id}"))
         if seen is None:
             return None

@@ -99,9 +99,7 @@ class EventStore(abc.ABC):
         events (raises ``VersionConflict`` otherwise)."""
 
     @abc.abstractmethod
-    def command_result(
-        self, game_id: str, command_id: str, fingerprint: str | None = None
-    ) -> AppendResult | None:
+    def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
         """The result of an earlier append with ``command_id``, if it happened;
         ``CommandReused`` if it happened for a request other than ``fingerprint``'s."""
 
@@ -139,5 +137,5 @@ class EventStore(abc.ABC):
         version = self.last_version(game_id)
         if version == 0:
             return 0, GENESIS_HASH
-        (_, text), = self.read_raw(game_id, after=version - 1, limit=1)
+        ((_, text),) = self.read_raw(game_id, after=version - 1, limit=1)
         return version, Envelope.decode(text).hash

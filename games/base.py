@@ -103,9 +103,7 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def check_options(
-    specs: Sequence[Option], options: Mapping[str, JSON] | None
-) -> dict[str, JSON]:
+def check_options(specs: Sequence[Option], options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """Fill defaults and check types, ranges and choices; raise with every problem."""
     given: dict[str, Any] = dict(options or {})
     problems = [f"unknown option '{name}'" for name in given if name not in {s.name for s in specs}]

@@ -228,9 +228,8 @@ def _created(e: Envelope) -> Table:
         created_at=e.at,
         updated_at=e.at,
         status="open" if any(s.open for s in seats) else "active",
-        forked_from=data.get("forked_from") or (
-            {k: data[k] for k in ("game", "version", "hash")} if e.type == "ForkedFrom" else None
-        ),
+        forked_from=data.get("forked_from")
+        or ({k: data[k] for k in ("game", "version", "hash")} if e.type == "ForkedFrom" else None),
         turn_seconds=data.get("turn_seconds"),
         schema=e.schema,
     )

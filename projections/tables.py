@@ -21,6 +21,8 @@ class LogDamaged(Exception):
     def __init__(self, game_id: str, version: int, head_version: int) -> None:
         super().__init__(f"game {game_id}'s log ends at version {version}, its head is at {head_version}")
         self.game_id, self.version, self.head_version = game_id, version, head_version
+
+
 CACHE_SIZE = 2048
 
 

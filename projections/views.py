@@ -41,8 +41,9 @@ def shown_data(game: Game, type_: str, event_seat: int | None, data: Mapping[str
     return game.redact(GameEvent(type_, data, event_seat), seat).data
 
 
-def sealed_data(game: Game, type_: str, event_seat: int | None, data: Mapping[str, Any], seed: str,
-                version: int) -> dict[str, Any] | None:
+def sealed_data(
+    game: Game, type_: str, event_seat: int | None, data: Mapping[str, Any], seed: str, version: int
+) -> dict[str, Any] | None:
     """What the chain hashes in place of ``data`` (None: the data itself, nothing in it hidden)."""
     return seal(data, shown_data(game, type_, event_seat, data, None), seed, version)
 

@@ -43,15 +43,24 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         command = [
             executable or "redis-server",
-            "--port", "0",
-            "--unixsocket", str(self.socket),
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", "always",
-            "--dbfilename", "tablestream.rdb",
-            "--save", "",
-            "--logfile", str(self.data_dir / "redis.log"),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--dbfilename",
+            "tablestream.rdb",
+            "--save",
+            "",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
         ]
         # A session of its own: Ctrl-C in the terminal reaches `tablestream serve`, which
         # stops the worker and projector first and Redis last, not everything at once.

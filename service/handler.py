@@ -239,7 +239,8 @@ class Handler:
             checked = game.validate_options(options, len(seats))
         except InvalidOptions as error:
             raise CommandError(
-                "invalid_options", "The game cannot start: " + "; ".join(error.problems) + ".",
+                "invalid_options",
+                "The game cannot start: " + "; ".join(error.problems) + ".",
                 problems=error.problems,
             ) from None
         chosen_seed = seed is not None
@@ -268,9 +269,7 @@ class Handler:
         table = self.tables.fold(game_id, None, list(result.envelopes))
         self.tables.remember(table)
         self.tables.snapshots.put(table)
-        tokens = {
-            i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]
-        }
+        tokens = {i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
         self._scheduled(table)
         return Created(table, tokens)
 
@@ -473,8 +472,9 @@ class Handler:
 
     def _check_undo_target(self, table: Table, to_version: int) -> None:
         if table.status != "active":
-            raise CommandError("game_over" if table.status == "finished" else "game_not_started",
-                               "Only a game in play can be undone.")
+            raise CommandError(
+                "game_over" if table.status == "finished" else "game_not_started", "Only a game in play can be undone."
+            )
         if not 1 <= to_version < table.version:
             raise CommandError("invalid_request", f"to_version must be between 1 and {table.version - 1}.")
         later = self.store.read(table.game_id, after=to_version)
@@ -586,9 +586,7 @@ def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
 
     NaN is let through (Python's JSON reader accepts it), so that an action holding it is
     refused by the rules, as without a key, rather than failing here."""
-    text = json.dumps(
-        [seat, action, expected_version], sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    text = json.dumps([seat, action, expected_version], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

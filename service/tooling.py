@@ -36,7 +36,11 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
     past = platform.tables.at(game_id, version)
     assert past is not None
     out: dict[str, Any] = {
-        "id": game_id, "version": version, "last_version": table.version, "head": table.head, "seat": seat,
+        "id": game_id,
+        "version": version,
+        "last_version": table.version,
+        "head": table.head,
+        "seat": seat,
     }
     if past.state is None:
         out["view"] = None
@@ -81,8 +85,16 @@ def render_replay(
     final = platform.handler.load(game_id)
     envelopes = platform.store.read(game_id)
     viewers = seats_and_spectator(final) if final.status == "finished" else [seat]
-    yield json.dumps({"game": game_id, "kind": final.kind, "versions": final.version, "seed": final.seed,
-                      "seed_commitment": final.seed_commitment, "outcome": final.outcome})
+    yield json.dumps(
+        {
+            "game": game_id,
+            "kind": final.kind,
+            "versions": final.version,
+            "seed": final.seed,
+            "seed_commitment": final.seed_commitment,
+            "outcome": final.outcome,
+        }
+    )
     tables: dict[int, Table] = {}
     table: Table | None = None
     for envelope in envelopes:
@@ -117,8 +129,11 @@ def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: Aud
     head_version, head_hash = platform.store.head(game_id)
     if head_version != last.version:
         problems.append(
-            (last.version + 1, f"the log ends at version {last.version} but its head was appended at {head_version}: "
-                               "the tail is missing")
+            (
+                last.version + 1,
+                f"the log ends at version {last.version} but its head was appended at {head_version}: "
+                "the tail is missing",
+            )
             if head_version > last.version
             else (head_version + 1, f"the log runs to version {last.version} past its head at {head_version}")
         )
@@ -128,12 +143,17 @@ def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: Aud
 
     fed = ReadModels(platform.redis, platform.config.prefix).applied_version(game_id)
     if fed > last.version:
-        problems.append((last.version + 1, f"the feed announced version {fed}, the log ends at {last.version}: "
-                                           "the tail is missing"))
+        problems.append(
+            (last.version + 1, f"the feed announced version {fed}, the log ends at {last.version}: the tail is missing")
+        )
     entry = platform.ledger.of(game_id)
     if entry is not None and (entry["version"], entry["hash"]) != (last.version, last.hash):
-        problems.append((min(entry["version"], last.version + 1),
-                         f"the ledger holds this game ending at version {entry['version']} with another head"))
+        problems.append(
+            (
+                min(entry["version"], last.version + 1),
+                f"the ledger holds this game ending at version {entry['version']} with another head",
+            )
+        )
     if problems:
         version, reason = min(problems, key=lambda problem: problem[0])
         report.checks["anchors"] = reason
@@ -179,7 +199,10 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     While the game is in play the header carries the seed: an export is the operator's."""
     table = platform.handler.load(game_id)
     header: dict[str, Any] = {
-        "format": EXPORT_FORMAT, "game": game_id, "kind": table.kind, "versions": table.version,
+        "format": EXPORT_FORMAT,
+        "game": game_id,
+        "kind": table.kind,
+        "versions": table.version,
         "head": {"version": table.version, "hash": table.head_hash},
         "ledger": platform.ledger.of(game_id),
     }
@@ -239,15 +262,16 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
     one the ledger entry it claims (or this server's ledger) holds. ``original`` is the id the
     log names for itself. True when a ledger entry checked out, so that id may be trusted."""
     head = header.get("head")
-    if head is not None and (not isinstance(head, dict) or (head.get("version"), head.get("hash")) != (
-        last.version, last.hash
-    )):
+    if head is not None and (
+        not isinstance(head, dict) or (head.get("version"), head.get("hash")) != (last.version, last.hash)
+    ):
         raise CommandError(
             "invalid_request",
             f"The log ends at version {last.version} but its header names another head: "
             "events are missing or were rewritten.",
-            first_bad_version=last.version + 1 if isinstance(head, dict) and isinstance(head.get("version"), int)
-            and head["version"] > last.version else last.version,
+            first_bad_version=last.version + 1
+            if isinstance(head, dict) and isinstance(head.get("version"), int) and head["version"] > last.version
+            else last.version,
         )
     ours = platform.ledger.of(original)
     if ours is not None and (ours["version"], ours["hash"]) != (last.version, last.hash):
@@ -269,7 +293,8 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
         raise CommandError(
             "invalid_request",
             f"The log's final head (version {last.version}) is not the one the ledger entry it claims holds.",
-            first_bad_version=min(int(claimed["version"]), last.version) if isinstance(claimed["version"], int)
+            first_bad_version=min(int(claimed["version"]), last.version)
+            if isinstance(claimed["version"], int)
             else last.version,
         )
     return last.type == "SeedRevealed"
@@ -279,8 +304,9 @@ def verify_seed(platform: Platform, game_id: str) -> dict[str, Any]:
     """Re-derive every shuffle and draw of a finished game from its revealed seed."""
     table = platform.handler.load(game_id)
     if table.status != "finished" or table.seed is None:
-        raise CommandError("game_not_started" if table.status == "open" else "invalid_request",
-                           "The seed is revealed only when the game ends.")
+        raise CommandError(
+            "game_not_started" if table.status == "open" else "invalid_request",
+            "The seed is revealed only when the game ends.",
+        )
     report = audit_entries(game_id, platform.store.read_raw(game_id))
     return {"game": game_id, "seed": table.seed, "seed_commitment": table.seed_commitment, **report.as_json()}
-

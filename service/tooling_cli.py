@@ -32,12 +32,19 @@ def register(commands: Any) -> dict[str, Any]:
     from service import verifier
 
     check = commands.add_parser(
-        "verify", help="verify a game's record or export (FILE, - or URL) by docs/verification.md alone",
+        "verify",
+        help="verify a game's record or export (FILE, - or URL) by docs/verification.md alone",
         description="Exit status: 0 when the record verifies, 1 when a check fails, 2 when it cannot be read.",
     )
     verifier.add_arguments(check)
-    return {"replay": cmd_replay, "audit": cmd_audit, "export": cmd_export, "import": cmd_import,
-            "verify-seed": cmd_verify_seed, "verify": verifier.run}
+    return {
+        "replay": cmd_replay,
+        "audit": cmd_audit,
+        "export": cmd_export,
+        "import": cmd_import,
+        "verify-seed": cmd_verify_seed,
+        "verify": verifier.run,
+    }
 
 
 def _platform() -> Any:

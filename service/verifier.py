@@ -171,8 +171,14 @@ def event_problem(event: Any) -> str | None:
     if schema == 1 and event.get("hash") is None:
         return "the event shows no hash: a game begun before schema 2 shows its hashes only once it is over"
     expected: list[tuple[str, type, bool]] = [
-        ("type", str, False), ("seat", int, True), ("actor", str, False), ("data", dict, False),
-        ("at", str, False), ("command_id", str, True), ("prev_hash", str, False), ("hash", str, False),
+        ("type", str, False),
+        ("seat", int, True),
+        ("actor", str, False),
+        ("data", dict, False),
+        ("at", str, False),
+        ("command_id", str, True),
+        ("prev_hash", str, False),
+        ("hash", str, False),
     ]
     for name, kind, nullable in expected:
         if name not in event:
@@ -305,8 +311,9 @@ def check_draws(draws: Any, seed: str, version: int) -> int:
         result = draw.get("result")
         if "integer" in draw:
             bounds = draw["integer"]
-            if not (isinstance(bounds, list) and len(bounds) == 2 and all(map(_is_int, bounds))
-                    and bounds[0] <= bounds[1]):
+            if not (
+                isinstance(bounds, list) and len(bounds) == 2 and all(map(_is_int, bounds)) and bounds[0] <= bounds[1]
+            ):
                 raise Failed(version, f"draw {label} has no valid range")
             low, high = bounds
             if not _is_int(result) or result != low + below(high - low + 1, byte_stream(seed, label)):
@@ -482,16 +489,21 @@ def _head_of(record: Record) -> Head | None:
     if head is None:
         versions = record.versions
         return Head(versions, None) if _is_int(versions) and abs(versions) <= MAX_SAFE else None
-    if not isinstance(head, dict) or plain_problem(head) is not None or not _is_int(head.get("version")) \
-            or not isinstance(head.get("hash"), (str, type(None))):
+    if (
+        not isinstance(head, dict)
+        or plain_problem(head) is not None
+        or not _is_int(head.get("version"))
+        or not isinstance(head.get("hash"), (str, type(None)))
+    ):
         raise Failed(len(record.events), "the record's head is not a version and a hash")
     return Head(head["version"], head.get("hash"))
 
 
 def _check_anchor(head: Head, last: int, last_hash: str, name: str) -> None:
     if head.version > last:
-        raise Failed(last + 1, f"the log ends at version {last} but {name} is at version {head.version}: "
-                               "events are missing")
+        raise Failed(
+            last + 1, f"the log ends at version {last} but {name} is at version {head.version}: events are missing"
+        )
     if head.version < last:
         raise Failed(head.version + 1, f"the log runs past {name} at version {head.version}")
     if head.hash is not None and head.hash != last_hash:
@@ -500,11 +512,23 @@ def _check_anchor(head: Head, last: int, last_hash: str, name: str) -> None:
 
 def _check_ledger(record: Record, last: int, last_hash: str) -> int:
     entry = record.ledger
-    types = {"index": int, "game": str, "kind": str, "version": int, "hash": str, "at": str, "prev": str,
-             "entry_hash": str}
-    if not isinstance(entry, dict) or any(
-        not isinstance(entry.get(name), kind) or isinstance(entry.get(name), bool) for name, kind in types.items()
-    ) or plain_problem(entry) is not None:
+    types = {
+        "index": int,
+        "game": str,
+        "kind": str,
+        "version": int,
+        "hash": str,
+        "at": str,
+        "prev": str,
+        "entry_hash": str,
+    }
+    if (
+        not isinstance(entry, dict)
+        or any(
+            not isinstance(entry.get(name), kind) or isinstance(entry.get(name), bool) for name, kind in types.items()
+        )
+        or plain_problem(entry) is not None
+    ):
         raise Failed(last, "the ledger entry is not a valid entry")
     if entry["index"] < 1 or (entry["index"] == 1 and entry["prev"] != GENESIS_HASH):
         raise Failed(last, "the ledger entry does not follow the entry before it")
@@ -546,8 +570,10 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
             raise Failed(last, "the revealed seed does not match the seed commitment")
         if record.seed is not None and record.seed != seed:
             raise Failed(last, "the record's seed is not the one the last event reveals")
-        if record.has_outcome and (plain_problem(record.outcome) is not None or canonical_json(record.outcome)
-                                   != canonical_json(final["data"].get("outcome"))):
+        if record.has_outcome and (
+            plain_problem(record.outcome) is not None
+            or canonical_json(record.outcome) != canonical_json(final["data"].get("outcome"))
+        ):
             raise Failed(last, "the record's outcome is not the one the last event holds")
         verdict.checked.append("seed matches its commitment")
     elif record.seed is not None:
@@ -617,10 +643,16 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="FILE|URL",
-                        help="a replay record (JSON) or an export (NDJSON): a file, - for stdin, or a URL")
-    parser.add_argument("--head", type=parse_head, default=None, metavar="V:HASH",
-                        help="a head you kept: the log must reach version V and have HASH there")
+    parser.add_argument(
+        "source", metavar="FILE|URL", help="a replay record (JSON) or an export (NDJSON): a file, - for stdin, or a URL"
+    )
+    parser.add_argument(
+        "--head",
+        type=parse_head,
+        default=None,
+        metavar="V:HASH",
+        help="a head you kept: the log must reach version V and have HASH there",
+    )
     parser.add_argument("--token", default=None, help="a seat token, to fetch a game in play as that seat")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -637,8 +669,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(verdict.as_json(), indent=2, ensure_ascii=False))
     else:
         name = f"game {verdict.game}" if verdict.game else "the record"
-        print(f"{name} ({verdict.kind or 'kind unknown'}, {verdict.events} events, "
-              f"{'over' if verdict.over else 'in play'})")
+        print(
+            f"{name} ({verdict.kind or 'kind unknown'}, {verdict.events} events, "
+            f"{'over' if verdict.over else 'in play'})"
+        )
         for line in verdict.checked:
             print(f"  ✓ {line}")
         print("verified" if verdict.ok else f"FAILED at version {verdict.first_bad_version}: {verdict.reason}")

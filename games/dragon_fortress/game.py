@@ -119,10 +119,7 @@ class DragonFortress(GameBase):
         flags = instance_ids(FLAG_TYPE)
         used = set(flags[:players]) | set(common) | {CALL_CARD}
         used |= {
-            card
-            for t in TYPES
-            if t.group in ("gold", "phase", "upgrade", "dragon")
-            for card in in_play(t, players)
+            card for t in TYPES if t.group in ("gold", "phase", "upgrade", "dragon") for card in in_play(t, players)
         }
         data: dict[str, JSON] = {
             "players": players,
@@ -178,9 +175,7 @@ class DragonFortress(GameBase):
         estates = tuple(
             estate
             if other == seat
-            else replace(
-                estate, hand=tuple(card if card in GOLD_IDS else next(cards) for card in estate.hand)
-            )
+            else replace(estate, hand=tuple(card if card in GOLD_IDS else next(cards) for card in estate.hand))
             for other, estate in enumerate(table.estates)
         )
         return replace(table, supply=supply, estates=estates)
@@ -251,9 +246,7 @@ class DragonFortress(GameBase):
         if event.type == "GameSetUp":
             data = dict(event.data)
             supply = list(data["supply"])
-            data["hands"] = [
-                list(hand) if index == seat else len(hand) for index, hand in enumerate(data["hands"])
-            ]
+            data["hands"] = [list(hand) if index == seat else len(hand) for index, hand in enumerate(data["hands"])]
             data["supply"] = {
                 "count": len(supply),
                 "call_depth": supply.index(CALL_CARD) if CALL_CARD in supply else None,

@@ -111,11 +111,7 @@ def to_act(table: Table) -> frozenset[int]:
 def movable(line: tuple[str, ...]) -> list[str]:
     """Estate and Gold cards that may take the Estate Move: not next to the flag already,
     and not directly behind a dragon."""
-    return [
-        card
-        for at, card in enumerate(line)
-        if at > 0 and card in MOVABLE_IDS and line[at - 1] not in DRAGON_IDS
-    ]
+    return [card for at, card in enumerate(line) if at > 0 and card in MOVABLE_IDS and line[at - 1] not in DRAGON_IDS]
 
 
 def purchase_problem(table: Table, seat: int, upgrade: CardType) -> str | None:
@@ -145,10 +141,7 @@ def advance_problem(table: Table, seat: int) -> str | None:
     phase = PHASES[estate.reached]
     if not table.phase_piles[estate.reached]:
         return f"No {phase.name} card is left."
-    if (
-        estate_power(estate.line) < phase.requires_estate
-        or fortress_power(estate.line) < phase.requires_fortress
-    ):
+    if estate_power(estate.line) < phase.requires_estate or fortress_power(estate.line) < phase.requires_fortress:
         return (
             f"Advancing to {phase.name} needs {phase.requires_estate} Estate Power and "
             f"{phase.requires_fortress} Fortress Power in your Estate Line."

@@ -197,20 +197,14 @@ def evolve(table: Table | None, event: GameEvent) -> Table:
         return _with_estate(table, seat, estate, phase_piles=tuple(piles))
     if kind == "CardPlaced":
         card = data["card"]
-        estate = replace(
-            estate, hand=_without(estate.hand, card), line=_inserted(estate.line, data["at"], card)
-        )
+        estate = replace(estate, hand=_without(estate.hand, card), line=_inserted(estate.line, data["at"], card))
         return _with_estate(table, seat, estate)
     if kind == "TurnPassed":
-        estate = replace(
-            estate, bought_last_turn=estate.bought_this_turn, bought_this_turn=False, fresh_gold=None
-        )
+        estate = replace(estate, bought_last_turn=estate.bought_this_turn, bought_this_turn=False, fresh_gold=None)
         return _with_estate(table, seat, estate, turn=data["to"], step=STEP_MOVE, turns=table.turns + 1)
     if kind == "GameEnded":
         dispersed = tuple(data["dispersed"])
-        estates = tuple(
-            replace(e, line=tuple(c for c in e.line if c not in dispersed)) for e in table.estates
-        )
+        estates = tuple(replace(e, line=tuple(c for c in e.line if c not in dispersed)) for e in table.estates)
         return replace(
             table,
             estates=estates,

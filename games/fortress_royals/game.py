@@ -79,7 +79,7 @@ def _seat_field(action: Mapping[str, JSON], name: str, players: int) -> int:
 def _end_field(action: Mapping[str, JSON], name: str) -> str:
     value = action[name]
     if value not in combat.SIDES:
-        raise IllegalAction(f"'{name}' must be \"left\" or \"right\".")
+        raise IllegalAction(f'\'{name}\' must be "left" or "right".')
     return str(value)
 
 
@@ -99,8 +99,7 @@ class FortressRoyals(GameBase):
             "target",
             "integer",
             None,
-            "Points that win the game; by default 21 for two players, 17 for three, "
-            "14 for four, 12 for five.",
+            "Points that win the game; by default 21 for two players, 17 for three, 14 for four, 12 for five.",
             minimum=1,
             maximum=200,
             nullable=True,
@@ -511,9 +510,7 @@ class FortressRoyals(GameBase):
         pool = sorted(hidden)  # sorted first: the sample may depend on the rng, never on where the cards really are
         rng.shuffle(pool)
         refill = iter(pool)
-        hands = tuple(
-            tuple(next(refill) if card in hidden else card for card in hand) for hand in state.hands
-        )
+        hands = tuple(tuple(next(refill) if card in hidden else card for card in hand) for hand in state.hands)
         pending = next(refill) if state.pending in hidden else state.pending
         deck = tuple(next(refill) for _ in state.deck)
         return state.copy_with(hands=hands, pending=pending, deck=deck)
@@ -528,9 +525,7 @@ class FortressRoyals(GameBase):
     def evaluate(self, state: State, seat: int) -> float:
         if state.phase == OVER:
             return 1.0 / len(state.winners) if seat in state.winners else 0.0
-        projected = [
-            state.scores[owner] + _round_prospect(state, owner) for owner in range(state.players)
-        ]
+        projected = [state.scores[owner] + _round_prospect(state, owner) for owner in range(state.players)]
         best_other = max(projected[owner] for owner in range(state.players) if owner != seat)
         return 0.5 + 0.5 * math.tanh((projected[seat] - best_other) / 8.0)
 

@@ -15,9 +15,7 @@ from typing import Any
 
 from games.cards import is_red, rank, standard_deck
 
-_DATA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8")
-)
+_DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
 
 MOVES_PER_TURN: int = _DATA["limits"]["moves_per_turn"]["value"]
 HAND_LIMIT: int = _DATA["limits"]["hand_limit"]["value"]

@@ -39,9 +39,7 @@ def legal_attacks(state: State, seat: int) -> list[Action]:
             continue
         reach = FACTS[character.card].attacks
         if FORTRESS in reach:
-            actions += [
-                {"type": "attack", "attacker": character.card, "fortress": other} for other in opponents
-            ]
+            actions += [{"type": "attack", "attacker": character.card, "fortress": other} for other in opponents]
         if CHARACTER in reach:
             actions += [
                 {"type": "attack", "attacker": character.card, "character": target.card}
@@ -200,9 +198,7 @@ def resolve(state: State) -> list[GameEvent]:
         events.append(event("AttackerCountered", attack.seat, character=attacker.card, damage=counter))
         if counter >= attacker.armor_left:
             attacker_slain = True
-            events.append(
-                event("CharacterSlain", attack.seat, character=attacker.card, cards=attacker.cards())
-            )
+            events.append(event("CharacterSlain", attack.seat, character=attacker.card, cards=attacker.cards()))
     absorbed = 0
     if attacker_slain:
         power = 0
@@ -223,9 +219,7 @@ def resolve(state: State) -> list[GameEvent]:
             events += hits
     if attack.shields:
         events.append(
-            event(
-                "ShieldsDiscarded", attack.target_seat, cards=[c for shield in attack.shields for c in shield]
-            )
+            event("ShieldsDiscarded", attack.target_seat, cards=[c for shield in attack.shields for c in shield])
         )
     if not attacker_slain:
         events.append(event("WeaponSpent", attack.seat, character=attacker.card, card=attacker.weapon))
@@ -233,9 +227,7 @@ def resolve(state: State) -> list[GameEvent]:
     if power and attack.target is None:
         cards = list(defending.fortress[:power])
         breach = len(cards)
-        events.append(
-            event("FortressBreached", attack.target_seat, target_seat=attack.target_seat, cards=cards)
-        )
+        events.append(event("FortressBreached", attack.target_seat, target_seat=attack.target_seat, cards=cards))
     events.append(
         event(
             "AttackResolved",

@@ -199,9 +199,7 @@ class FortressSiege(GameBase):
         if state.attack is not None:
             handler = DEFENSE_MOVES.get(kind)
             if handler is None:
-                raise IllegalAction(
-                    "You are answering an attack: assign a defender, add a shield or finish defending."
-                )
+                raise IllegalAction("You are answering an attack: assign a defender, add a shield or finish defending.")
         elif kind == "attack":
             handler = decide_attack
         else:
@@ -278,11 +276,7 @@ class FortressSiege(GameBase):
         game each deck stays with its owner, so each is re-dealt on its own; in
         Winds of Fate every hidden card may be anywhere."""
         players = list(state.players)
-        groups = (
-            [[index] for index in range(len(players))]
-            if not state.winds_of_fate
-            else [list(range(len(players)))]
-        )
+        groups = [[index] for index in range(len(players))] if not state.winds_of_fate else [list(range(len(players)))]
         set_aside = state.set_aside
         for group in groups:
             pool: list[str] = []

@@ -143,9 +143,7 @@ def _drawn(state: State, event: GameEvent) -> State:
 def _deployed(state: State, event: GameEvent) -> State:
     seat, card = event.data["seat"], event.data["card"]
     player = state.players[seat]
-    player = replace(
-        player, hand=_without(player.hand, [card]), battlefield=player.battlefield + (Character(card),)
-    )
+    player = replace(player, hand=_without(player.hand, [card]), battlefield=player.battlefield + (Character(card),))
     return _spend(_put(state, seat, player))
 
 
@@ -210,9 +208,7 @@ def _barrage(state: State, event: GameEvent) -> State:
 def _breached(state: State, event: GameEvent) -> State:
     seat, cards = event.data["target_seat"], event.data["cards"]
     player = state.players[seat]
-    player = replace(
-        player, fortress=player.fortress[len(cards) :], graveyard=player.graveyard + tuple(cards)
-    )
+    player = replace(player, fortress=player.fortress[len(cards) :], graveyard=player.graveyard + tuple(cards))
     return _put(state, seat, player)
 
 
@@ -257,9 +253,7 @@ def _shield_raised(state: State, event: GameEvent) -> State:
 
 def _weapon_spent(state: State, event: GameEvent) -> State:
     seat, card = event.data["seat"], event.data["card"]
-    player = _change_character(
-        state.players[seat], event.data["character"], lambda c: replace(c, weapon=None)
-    )
+    player = _change_character(state.players[seat], event.data["character"], lambda c: replace(c, weapon=None))
     return _put(state, seat, replace(player, graveyard=player.graveyard + (card,)))
 
 

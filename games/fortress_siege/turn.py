@@ -98,8 +98,7 @@ def legal_turn_moves(state: State, seat: int) -> list[Action]:
             angels = angel_kinds(state, card)
             if "life" in angels:
                 actions += [
-                    {"type": "angel_of_life", "card": card, "character": character}
-                    for _, character in revivable(state)
+                    {"type": "angel_of_life", "card": card, "character": character} for _, character in revivable(state)
                 ]
             if "death" in angels:
                 actions += [

@@ -148,9 +148,7 @@ def act(game_id: str) -> Response:
 def _if_match() -> int:
     header = request.headers.get("If-Match")
     if header is None:
-        raise CommandError(
-            "precondition_required", "Send expected_version in the body or the version in If-Match."
-        )
+        raise CommandError("precondition_required", "Send expected_version in the body or the version in If-Match.")
     try:
         value = int(header.strip().strip('"').removeprefix("W/").strip('"'))
     except ValueError:

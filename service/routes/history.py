@@ -68,11 +68,13 @@ def ledger() -> Response:
     limit = int_arg("limit", 100, 1, 1000)
     entries = platform().ledger.page(after, limit)
     last = platform().ledger.last()
-    return _json({
-        "entries": entries,
-        "next_after": entries[-1]["index"] if entries else after,
-        "head": None if last is None else {"index": last["index"], "entry_hash": last["entry_hash"]},
-    })
+    return _json(
+        {
+            "entries": entries,
+            "next_after": entries[-1]["index"] if entries else after,
+            "head": None if last is None else {"index": last["index"], "entry_hash": last["entry_hash"]},
+        }
+    )
 
 
 @bp.post("/v1/games/<game_id>/replays")

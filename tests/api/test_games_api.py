@@ -24,8 +24,14 @@ def test_kinds_list_every_registered_game_with_options(client: FlaskClient) -> N
     kinds = {k["key"]: k for k in client.get("/v1/kinds").get_json()["kinds"]}
     assert kinds["tiny"]["min_players"] == 2
     assert kinds["tiny"]["options"] == [
-        {"name": "start", "type": "integer", "default": 0, "description": "The counter's starting value.",
-         "minimum": 0, "maximum": 9}
+        {
+            "name": "start",
+            "type": "integer",
+            "default": 0,
+            "description": "The counter's starting value.",
+            "minimum": 0,
+            "maximum": 9,
+        }
     ]
 
 
@@ -43,7 +49,9 @@ def test_a_seat_sees_its_view_and_legal_actions_and_a_spectator_sees_the_public_
     assert mine.headers["ETag"] == f'"{game["version"]}"'
     assert isinstance(mine.get_json()["view"]["hands"][0], list)
     assert mine.get_json()["legal_actions"] == [
-        {"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "draw"}
+        {"type": "add", "amount": 1},
+        {"type": "add", "amount": 2},
+        {"type": "draw"},
     ]
     assert spectator.get_json()["view"]["hands"] == [1, 1]
     assert spectator.get_json()["legal_actions"] == [] and spectator.get_json()["seat"] is None
@@ -78,8 +86,10 @@ def test_retrying_with_the_same_key_returns_the_first_answer_and_appends_nothing
     client: FlaskClient, platform: Platform
 ) -> None:
     game = new_tiny(client)
-    answers = [act(client, game, 0, {"type": "add", "amount": 2}, game["version"], **{"Idempotency-Key": "k-1"})
-               for _ in range(5)]
+    answers = [
+        act(client, game, 0, {"type": "add", "amount": 2}, game["version"], **{"Idempotency-Key": "k-1"})
+        for _ in range(5)
+    ]
     assert [a.status_code for a in answers] == [200] * 5
     first = answers[0].get_json()
     assert all(a.get_json()["events"] == first["events"] for a in answers)
@@ -137,50 +147,131 @@ def test_bad_input_gets_a_problem_with_a_stable_code_and_appends_nothing(
     gid, v = game["id"], game["version"]
     ann = bearer(game["seats"][0]["token"])
     cases = [
-        (client.post(f"/v1/games/{gid}/actions", data="{oops", headers=ann, content_type="application/json"),
-         400, "bad_request"),
-        (client.post(f"/v1/games/{gid}/actions", data="x", headers=ann, content_type="text/plain"),
-         415, "unsupported_media_type"),
+        (
+            client.post(f"/v1/games/{gid}/actions", data="{oops", headers=ann, content_type="application/json"),
+            400,
+            "bad_request",
+        ),
+        (
+            client.post(f"/v1/games/{gid}/actions", data="x", headers=ann, content_type="text/plain"),
+            415,
+            "unsupported_media_type",
+        ),
         (client.post(f"/v1/games/{gid}/actions", json=[1, 2], headers=ann), 422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": "add", "expected_version": v}, headers=ann),
-         422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 1},
-                                                       "expected_version": "2"}, headers=ann),
-         422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 1},
-                                                       "expected_version": -1}, headers=ann),
-         422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 1},
-                                                       "expected_version": 2**80}, headers=ann),
-         422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 1},
-                                                       "expected_version": v, "colour": "red"}, headers=ann),
-         422, "invalid_request"),
+        (
+            client.post(f"/v1/games/{gid}/actions", json={"action": "add", "expected_version": v}, headers=ann),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "add", "amount": 1}, "expected_version": "2"},
+                headers=ann,
+            ),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "add", "amount": 1}, "expected_version": -1},
+                headers=ann,
+            ),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "add", "amount": 1}, "expected_version": 2**80},
+                headers=ann,
+            ),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "add", "amount": 1}, "expected_version": v, "colour": "red"},
+                headers=ann,
+            ),
+            422,
+            "invalid_request",
+        ),
         (act(client, game, 0, {"type": "add", "amount": 5}, v), 422, "illegal_action"),
         (act(client, game, 0, {"type": "fortify"}, v), 422, "illegal_action"),
         (act(client, game, 0, {"type": "add", "amount": 1}, v + 3), 409, "stale_version"),
         (act(client, game, 1, {"type": "add", "amount": 1}, v), 403, "not_your_turn"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": v}),
-         401, "unauthorized"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": v},
-                     headers=bearer("not-a-token")), 401, "unauthorized"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": v},
-                     headers={"Authorization": "Basic abc"}), 401, "unauthorized"),
-        (client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": v},
-                     headers=bearer(other["seats"][0]["token"])), 403, "not_your_seat"),
+        (
+            client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": v}),
+            401,
+            "unauthorized",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "draw"}, "expected_version": v},
+                headers=bearer("not-a-token"),
+            ),
+            401,
+            "unauthorized",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "draw"}, "expected_version": v},
+                headers={"Authorization": "Basic abc"},
+            ),
+            401,
+            "unauthorized",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                json={"action": {"type": "draw"}, "expected_version": v},
+                headers=bearer(other["seats"][0]["token"]),
+            ),
+            403,
+            "not_your_seat",
+        ),
         (client.get(f"/v1/games/{gid}", headers=bearer(other["seats"][0]["token"])), 403, "not_your_seat"),
-        (client.post("/v1/games/nope/actions", json={"action": {"type": "draw"}, "expected_version": 1},
-                     headers=ann), 403, "not_your_seat"),
+        (
+            client.post(
+                "/v1/games/nope/actions", json={"action": {"type": "draw"}, "expected_version": 1}, headers=ann
+            ),
+            403,
+            "not_your_seat",
+        ),
         (client.get("/v1/games/nope"), 404, "not_found"),
-        (client.post("/v1/games", json={"kind": "chess", "players": [{"name": "a"}, {"name": "b"}]}),
-         404, "unknown_kind"),
+        (
+            client.post("/v1/games", json={"kind": "chess", "players": [{"name": "a"}, {"name": "b"}]}),
+            404,
+            "unknown_kind",
+        ),
         (client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "a"}]}), 422, "invalid_options"),
-        (client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "a\u0007"}, {"name": "b"}]}),
-         422, "invalid_request"),
-        (client.post(f"/v1/games/{gid}/actions", data=json.dumps({"action": {"pad": "x" * 70_000}}), headers=ann,
-                     content_type="application/json"), 413, "payload_too_large"),
-        (client.post(f"/v1/games/{gid}/actions", data="[" * 5000 + "]" * 5000, headers=ann,
-                     content_type="application/json"), 400, "bad_request"),
+        (
+            client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "a\u0007"}, {"name": "b"}]}),
+            422,
+            "invalid_request",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions",
+                data=json.dumps({"action": {"pad": "x" * 70_000}}),
+                headers=ann,
+                content_type="application/json",
+            ),
+            413,
+            "payload_too_large",
+        ),
+        (
+            client.post(
+                f"/v1/games/{gid}/actions", data="[" * 5000 + "]" * 5000, headers=ann, content_type="application/json"
+            ),
+            400,
+            "bad_request",
+        ),
     ]
     for response, status, code in cases:
         body = problem_of(response)

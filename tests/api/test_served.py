@@ -35,8 +35,12 @@ def served(redis_url: str) -> Iterator[str]:
         "TABLESTREAM_RATE_PER_TOKEN": "100000",
         "TABLESTREAM_RATE_PER_ADDRESS": "100000",
     }
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--no-worker"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--no-worker"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -92,8 +96,9 @@ class Client:
 
 @pytest.mark.parametrize("kind", ["fortress-royals", "fortress-siege"])
 def test_two_http_clients_play_a_whole_game(served: str, kind: str) -> None:
-    created = requests.post(f"{served}/v1/games", json={"kind": kind, "players": [{"name": "ann"}, {"name": "bob"}]},
-                            timeout=10)
+    created = requests.post(
+        f"{served}/v1/games", json={"kind": kind, "players": [{"name": "ann"}, {"name": "bob"}]}, timeout=10
+    )
     assert created.status_code == 201, created.text
     game = created.json()
     clients = [Client(served, game["id"], seat["token"], i) for i, seat in enumerate(game["seats"])]
@@ -122,8 +127,11 @@ def test_two_http_clients_play_a_whole_game(served: str, kind: str) -> None:
 
 
 def test_thirty_two_clients_at_one_version_one_wins(served: str) -> None:
-    created = requests.post(f"{served}/v1/games", json={"kind": "fortress-royals",
-                                                         "players": [{"name": "ann"}, {"name": "bob"}]}, timeout=10)
+    created = requests.post(
+        f"{served}/v1/games",
+        json={"kind": "fortress-royals", "players": [{"name": "ann"}, {"name": "bob"}]},
+        timeout=10,
+    )
     game = created.json()
     seat = game["to_act"][0]
     token = game["seats"][seat]["token"]
@@ -135,10 +143,12 @@ def test_thirty_two_clients_at_one_version_one_wins(served: str) -> None:
     def send(index: int) -> None:
         session = requests.Session()
         barrier.wait()
-        response = session.post(f"{served}/v1/games/{game['id']}/actions",
-                                json={"action": action, "expected_version": view["version"]},
-                                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"k{index}"},
-                                timeout=20)
+        response = session.post(
+            f"{served}/v1/games/{game['id']}/actions",
+            json={"action": action, "expected_version": view["version"]},
+            headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"k{index}"},
+            timeout=20,
+        )
         statuses.append(response.status_code)
 
     threads = [threading.Thread(target=send, args=(i,)) for i in range(32)]
@@ -148,6 +158,7 @@ def test_thirty_two_clients_at_one_version_one_wins(served: str) -> None:
         thread.join()
     print(f"32 clients at version {view['version']}: {statuses.count(200)} accepted, {statuses.count(409)} refused")
     assert sorted(statuses) == [200] + [409] * 31
-    events = requests.get(f"{served}/v1/games/{game['id']}/events?after={view['version']}",
-                          headers={"Authorization": f"Bearer {token}"}).json()["events"]
+    events = requests.get(
+        f"{served}/v1/games/{game['id']}/events?after={view['version']}", headers={"Authorization": f"Bearer {token}"}
+    ).json()["events"]
     assert [e["type"] for e in events].count("ActionTaken") == 1

@@ -76,6 +76,7 @@ def browser() -> Iterator[object]:
             pytest.fail(message)
         pytest.skip(message)
     from playwright import sync_api
+
     with sync_api.sync_playwright() as pw:
         instance = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         yield instance

@@ -156,7 +156,8 @@ def test_play_to_the_end_then_replay_audit_and_fork(
     # Every event's hash was checked as it arrived, up to the last.
     page.wait_for_function(
         "(v) => document.querySelector('[data-testid=chain]').textContent === `✓ Chain verified to version ${v}`",
-        arg=version(page), timeout=10_000,
+        arg=version(page),
+        timeout=10_000,
     )
     page.screenshot(path=str(output / f"{kind}.png"), full_page=True)
     check_replay(page, kind, output)

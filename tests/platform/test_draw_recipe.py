@@ -35,8 +35,9 @@ def test_the_specs_test_vectors_hold() -> None:
     assert commitment(hand_salt, ["2C", "KD"]) == "a94352f52e53d0efb47dba01ba856c69e2b129a37f1d06c09d43a4260f11ea09"
     full = {"seat": 1, "card": "QH"}
     sealed = seal(full, {"seat": 1}, SEED, 5)
-    (event,) = chain([NewEvent("CardDrawn", full, 1, "human", sealed)], 5, "a" * 64, "2026-11-23T12:00:00.000Z",
-                     "seat-1:k1")
+    (event,) = chain(
+        [NewEvent("CardDrawn", full, 1, "human", sealed)], 5, "a" * 64, "2026-11-23T12:00:00.000Z", "seat-1:k1"
+    )
     assert canonical_json(event.body()) == (
         '{"actor":"human","at":"2026-11-23T12:00:00.000Z","command_id":"seat-1:k1","data":{"card":{"$commit":'
         '"4d76819fa2edd233ab00223eb0602b59bf984e78a8982206adf8986afba41228"},"seat":1},"schema":2,"seat":1,'

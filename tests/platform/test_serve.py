@@ -89,7 +89,10 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_everything_cleanly(tmp_path: P
     env.update(TABLESTREAM_DATA_DIR=str(tmp_path / "data"), PORT=str(port))
     server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", server, 15)

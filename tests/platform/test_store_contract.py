@@ -150,7 +150,7 @@ def tamper(store: EventStore, game: str, version: int, text: str) -> None:
 def test_a_changed_byte_makes_verification_name_that_version(store: EventStore, where: str) -> None:
     for version in range(6):
         store.append("g", one(n=version * 11), version)
-    (_, text), = store.read_raw("g", after=3, limit=1)
+    ((_, text),) = store.read_raw("g", after=3, limit=1)
     if where == "data":
         changed = text.replace('"n":33', '"n":34')
     elif where == "type":
@@ -259,8 +259,13 @@ def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monk
 
     monkeypatch.setattr(redis_store.redis, "execute_command", counted)
     for version in range(1, 6):
-        head = redis_store.append("g", [NewEvent("A", {}), NewEvent("B", {})], version * 2 - 1, f"c{version}",
-                                  prev_hash=head).envelopes[-1].hash
+        head = (
+            redis_store.append(
+                "g", [NewEvent("A", {}), NewEvent("B", {})], version * 2 - 1, f"c{version}", prev_hash=head
+            )
+            .envelopes[-1]
+            .hash
+        )
     with pytest.raises(VersionConflict):
         redis_store.append("g", one(), 3, "late", prev_hash=head)
     redis_store.append("g", one(), 11, "c1", prev_hash=head)

@@ -126,9 +126,7 @@ def test_32_clients_at_one_version_one_wins_in_every_trial(own_redis: RedisServe
             raw = store.read_raw(game_id)
             assert [v for v, _ in raw] == list(range(1, len(raw) + 1)), "versions are not gap-free"
             assert verify_chain(raw).ok
-            commands = [
-                Envelope.decode(t).command_id or "" for _, t in raw if Envelope.decode(t).type == "ActionTaken"
-            ]
+            commands = [Envelope.decode(t).command_id or "" for _, t in raw if Envelope.decode(t).type == "ActionTaken"]
             duplicates += len(commands) - len(set(commands))
             assert len(commands) == accepted, f"{game_id}: {len(commands)} actions logged, {accepted} accepted"
             assert {c.split(":", 1)[-1] for c in commands} == set(accepted_keys[game_id])

@@ -24,8 +24,9 @@ OPERATOR = "the-operators-own-token"
 
 @pytest.fixture
 def client() -> FlaskClient:
-    config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, admin_token=OPERATOR,
-                    max_body_bytes=1024)
+    config = Config(
+        redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, admin_token=OPERATOR, max_body_bytes=1024
+    )
     return create_app(platform=Platform(config, fakeredis.FakeRedis())).test_client()
 
 
@@ -109,8 +110,11 @@ def test_a_query_parameter_no_route_takes_is_refused_by_name_on_every_route(clie
         for name in taken[spec_path, "GET"]:  # every parameter the spec names still works
             value = "finished" if name == "status" else "tiny" if name == "kind" else "1"
             assert client.get(f"{url}?{name}={value}", headers=ann).status_code == 200, (url, name)
-    posted = client.post(f"/v1/games/{gid}/actions?force=1", headers=ann,
-                         json={"action": {"type": "draw"}, "expected_version": game["version"]})
+    posted = client.post(
+        f"/v1/games/{gid}/actions?force=1",
+        headers=ann,
+        json={"action": {"type": "draw"}, "expected_version": game["version"]},
+    )
     assert posted.status_code == 400 and posted.get_json()["unknown_parameters"] == ["force"]
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == game["version"]  # nothing appended
 

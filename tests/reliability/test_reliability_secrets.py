@@ -64,8 +64,15 @@ PAGE = 20  # events per page, so paging is exercised
 FORK_EVERY = 3
 UNDO_EVERY = 7
 FORK_SAMPLE = 20  # hidden cards shown in forks' other seats, below which chance could place half of them
-OTHER_ENDPOINTS = ("/v1/games", "/v1/games?status=active", "/v1/stats", "/v1/kinds", "/v1/ledger", "/healthz",
-                   "/metrics")
+OTHER_ENDPOINTS = (
+    "/v1/games",
+    "/v1/games?status=active",
+    "/v1/stats",
+    "/v1/kinds",
+    "/v1/ledger",
+    "/healthz",
+    "/metrics",
+)
 SPECTATOR = ""  # as a token: read without one
 SSE_EVENT = re.compile(r"id: \d+\nevent: \S+\ndata: (.*)\n")
 HEADER_WORD = re.compile(r"[^\s,;=\"'<>()/?&]+")
@@ -196,8 +203,9 @@ class Reader:
 class Attack:
     """One game, its attacker at seat 0, its spectator, and everything they read."""
 
-    def __init__(self, platform: Platform, client: FlaskClient, kind: str, players: list[dict[str, Any]],
-                 figures: Figures) -> None:
+    def __init__(
+        self, platform: Platform, client: FlaskClient, kind: str, players: list[dict[str, Any]], figures: Figures
+    ) -> None:
         self.platform, self.client, self.figures = platform, client, figures
         created = client.post("/v1/games", json={"kind": kind, "players": players})
         assert created.status_code == 201, created.get_data(as_text=True)
@@ -227,15 +235,22 @@ class Attack:
             return frozenset()
         return self.truth.hidden(reader.seat, self.truth.now.version if version is None else version)
 
-    def get(self, reader: Reader, path: str, token: str | None = None, method: str = "GET",
-            body: Any = None) -> TestResponse:
+    def get(
+        self, reader: Reader, path: str, token: str | None = None, method: str = "GET", body: Any = None
+    ) -> TestResponse:
         headers = bearer(reader.token if token is None else token or None)
         if method == "POST":
             return self.client.post(path, json=body if body is not None else {}, headers=headers)
         return self.client.get(path, headers=headers)
 
-    def pieces(self, reader: Reader, where: str, response: TestResponse, game: str | None = None,
-               hidden: frozenset[str] | None = None) -> list[Piece]:
+    def pieces(
+        self,
+        reader: Reader,
+        where: str,
+        response: TestResponse,
+        game: str | None = None,
+        hidden: frozenset[str] | None = None,
+    ) -> list[Piece]:
         """A response as pieces: its headers, its body's events each judged at its own version,
         replay-job lines at theirs, and the rest at the current version (or ``hidden``)."""
         game = game or self.id
@@ -259,15 +274,26 @@ class Attack:
             events = payload.pop("events", []) if isinstance(payload, dict) else []
             for event in events if isinstance(events, list) else []:
                 at = now if hidden is not None else self.hidden(reader, event["version"])
-                out.append(Piece(f"{where} v{event['version']} {event['type']}", json.dumps(event), at, forbidden,
-                                 game, [event]))
+                out.append(
+                    Piece(
+                        f"{where} v{event['version']} {event['type']}", json.dumps(event), at, forbidden, game, [event]
+                    )
+                )
             out.append(Piece(f"{where} rest", json.dumps(payload), now, forbidden, game))
         # Last, the body as sent: its events were judged at their own versions above.
         out.append(Piece(f"{where} body", text, frozenset(), forbidden, game, raw=True))
         return out
 
-    def read(self, reader: Reader, path: str, token: str | None = None, method: str = "GET", body: Any = None,
-             game: str | None = None, hidden: frozenset[str] | None = None) -> Any:
+    def read(
+        self,
+        reader: Reader,
+        path: str,
+        token: str | None = None,
+        method: str = "GET",
+        body: Any = None,
+        game: str | None = None,
+        hidden: frozenset[str] | None = None,
+    ) -> Any:
         response = self.get(reader, path, token, method, body)
         if method == "POST":
             self.truth.sync()
@@ -275,13 +301,15 @@ class Attack:
         self.judge(reader, self.pieces(reader, f"{reader.name} {method} {path}", response, game, hidden))
         return response.get_json(silent=True)
 
-    def read_events(self, reader: Reader, game: str | None = None, token: str | None = None,
-                    hidden: frozenset[str] | None = None) -> None:
+    def read_events(
+        self, reader: Reader, game: str | None = None, token: str | None = None, hidden: frozenset[str] | None = None
+    ) -> None:
         game = game or self.id
         while True:
             after = reader.seen_events.get(game, 0)
-            page = self.read(reader, f"/v1/games/{game}/events?after={after}&limit={PAGE}", token, game=game,
-                             hidden=hidden)
+            page = self.read(
+                reader, f"/v1/games/{game}/events?after={after}&limit={PAGE}", token, game=game, hidden=hidden
+            )
             reader.seen_events[game] = page["next_after"]
             reader.chain(game).head(page.get("head"), f"{reader.name} events page")
             if page["next_after"] >= page["last_version"]:
@@ -302,8 +330,9 @@ class Attack:
                 pieces.append(Piece(f"{where} comment", message, self.hidden(reader), forbidden, self.id))
                 continue
             version = event["version"]
-            pieces.append(Piece(f"{where} v{version}", message, self.hidden(reader, version), forbidden, self.id,
-                                [event]))
+            pieces.append(
+                Piece(f"{where} v{version}", message, self.hidden(reader, version), forbidden, self.id, [event])
+            )
             reader.seen_stream[self.id] = version
         self.judge(reader, pieces)
 
@@ -363,8 +392,9 @@ class Attack:
         parent = self.truth.now
         hidden = self.hidden(reader)
         players = [{"name": f"fork-{i}"} for i in range(len(parent.seats))]
-        created = self.read(reader, f"/v1/games/{self.id}/forks", method="POST",
-                            body={"at_version": parent.version, "players": players})
+        created = self.read(
+            reader, f"/v1/games/{self.id}/forks", method="POST", body={"at_version": parent.version, "players": players}
+        )
         if created is None or "id" not in created:
             return
         self.figures.forks += 1
@@ -449,8 +479,9 @@ class Attack:
     def ask_undo(self) -> None:
         """The seat asks to take back the last version; the other human, if any, declines."""
         version = self.truth.now.version
-        pending = self.read(self.seat, f"/v1/games/{self.id}/undo-requests", method="POST",
-                            body={"to_version": max(1, version - 1)})
+        pending = self.read(
+            self.seat, f"/v1/games/{self.id}/undo-requests", method="POST", body={"to_version": max(1, version - 1)}
+        )
         request = (pending or {}).get("pending")
         if request and self.other is not None:
             path = f"/v1/games/{self.id}/undo-requests/{request['id']}/decline"
@@ -576,8 +607,9 @@ def schema_1_log(platform: Platform, game_id: str) -> list[Envelope]:
     """The game's log hashed as envelope schema 1 did: over the whole data, no seal."""
     log, prev = [], GENESIS_HASH
     for e in platform.store.read(game_id):
-        unhashed = Envelope(e.version, e.type, e.seat, e.actor, e.data, e.at, e.command_id, prev, "", schema=1,
-                            sealed=None)
+        unhashed = Envelope(
+            e.version, e.type, e.seat, e.actor, e.data, e.at, e.command_id, prev, "", schema=1, sealed=None
+        )
         log.append(replace(unhashed, hash=hash_of(prev, unhashed.body())))
         prev = log[-1].hash
     return log
@@ -600,7 +632,7 @@ def recovered_by(adversary: Adversary, truth: Truth, events: list[dict[str, Any]
     hidden from ``seat`` at the claimed version."""
     claims: list[Claim] = []
     for start in range(0, len(events), PAGE):
-        claims += adversary.attack_events(events[start:start + PAGE], "schema-1 log")
+        claims += adversary.attack_events(events[start : start + PAGE], "schema-1 log")
     return {claim for claim in claims if claim.card in truth.hidden(seat, claim.version)}
 
 
@@ -627,10 +659,14 @@ def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Pla
         found[name] = recovered_by(adversary, truth, events, 0)
         guesses[name] = adversary.tally.guesses
     # then: the schema-1 forms give hidden cards away (so a zero elsewhere means something); schema 2 none
-    print(f"schema-1 attack {kind}: {len(hidden)} cards hidden from seat 0 over {len(old)} versions, "
-          f"{len(truth.cards)} candidates; "
-          + "; ".join(f"{name}: {len(claims)} recovered ({len({c.card for c in claims})} cards) "
-                      f"with {guesses[name]} guesses" for name, claims in found.items()))
+    print(
+        f"schema-1 attack {kind}: {len(hidden)} cards hidden from seat 0 over {len(old)} versions, "
+        f"{len(truth.cards)} candidates; "
+        + "; ".join(
+            f"{name}: {len(claims)} recovered ({len({c.card for c in claims})} cards) with {guesses[name]} guesses"
+            for name, claims in found.items()
+        )
+    )
     assert found["schema 1, hashes shown"], "the attack recovers nothing even where the hashes cover the cards"
     assert found["schema 1, hashes withheld"], "the attack misses the leak issue 16 reported"
     assert not found["schema 2"], sorted(found["schema 2"], key=str)[:5]
@@ -674,9 +710,16 @@ def test_the_live_attack_finds_each_leak_planted_back(
 
 SPEC_SEED = "5eed" * 16
 SPEC_EVENT: dict[str, Any] = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
-    "schema": 2, "version": 5, "type": "CardDrawn", "seat": 1, "actor": "human", "data": {"seat": 1},
+    "schema": 2,
+    "version": 5,
+    "type": "CardDrawn",
+    "seat": 1,
+    "actor": "human",
+    "data": {"seat": 1},
     "sealed": {"card": {"$commit": "4d76819fa2edd233ab00223eb0602b59bf984e78a8982206adf8986afba41228"}, "seat": 1},
-    "at": "2026-11-23T12:00:00.000Z", "command_id": "seat-1:k1", "prev_hash": "a" * 64,
+    "at": "2026-11-23T12:00:00.000Z",
+    "command_id": "seat-1:k1",
+    "prev_hash": "a" * 64,
     "hash": "a60c5e4a4b243c6892f071dfa745eb27b5491a2521737d23f396b6e9426606b2",
 }
 
@@ -779,9 +822,11 @@ def test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game(platform: P
         seat.chains["action answers"].head(answer["head"], "action answer")
     # then: every event recomputes and links, from version 1 to the end; none gave a hidden card away
     pages, stream = seat.chains["events pages"], seat.chains["SSE"]
-    print(f"chain {kind}: {game['status']} at version {game['version']}; checked "
-          + ", ".join(f"{chain.events} events from {route}" for route, chain in seat.chains.items())
-          + f"; attacked with {seat.adversary.tally.guesses} guesses: {len(seat.leaks)} hidden cards given away")
+    print(
+        f"chain {kind}: {game['status']} at version {game['version']}; checked "
+        + ", ".join(f"{chain.events} events from {route}" for route, chain in seat.chains.items())
+        + f"; attacked with {seat.adversary.tally.guesses} guesses: {len(seat.leaks)} hidden cards given away"
+    )
     assert game["status"] == "finished", f"{kind} did not end"
     assert pages.events == stream.events == game["version"]
     assert sorted(pages.hashes) == list(range(1, game["version"] + 1))

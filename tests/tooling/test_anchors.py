@@ -128,8 +128,11 @@ def test_import_refuses_a_rewritten_or_shortened_log_and_trusts_an_id_only_with_
     assert refused.value.extra["first_bad_version"] == len(events) - cut + 1
     # A ledger entry edited to match the forgery no longer matches its own hash.
     forged_last = Envelope.decode(rewritten(platform, game_id)[-1])
-    edited = {**claimed, "head": {"version": forged_last.version, "hash": forged_last.hash},
-              "ledger": {**claimed["ledger"], "hash": forged_last.hash}}
+    edited = {
+        **claimed,
+        "head": {"version": forged_last.version, "hash": forged_last.hash},
+        "ledger": {**claimed["ledger"], "hash": forged_last.hash},
+    }
     with pytest.raises(CommandError) as refused:
         import_lines(other, [json.dumps(edited), *rewritten(platform, game_id)])
     assert "its own hash" in refused.value.detail
@@ -180,8 +183,11 @@ def test_every_answer_carries_the_head(platform: Platform) -> None:
     token = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
     table = platform.handler.load(created["id"])
     assert created["head"] == {"version": table.version, "hash": table.head_hash}
-    acted = client.post(f"/v1/games/{created['id']}/actions", headers=token,
-                        json={"action": {"type": "draw"}, "expected_version": table.version}).get_json()
+    acted = client.post(
+        f"/v1/games/{created['id']}/actions",
+        headers=token,
+        json={"action": {"type": "draw"}, "expected_version": table.version},
+    ).get_json()
     last = acted["events"][-1]
     assert acted["head"] == {"version": last["version"], "hash": last["hash"]}
     page = client.get(f"/v1/games/{created['id']}/events").get_json()

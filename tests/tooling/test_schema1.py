@@ -50,8 +50,9 @@ def test_a_schema_1_game_in_play_shows_no_hash_until_it_ends_and_its_continuatio
     rng = random.Random(5)
     while table.status == "active":
         seat = min(table.to_act())
-        table = platform.handler.act(game_id, seat, rng.choice(table.game.legal_actions(table.state, seat)),
-                                     table.version).table
+        table = platform.handler.act(
+            game_id, seat, rng.choice(table.game.legal_actions(table.state, seat)), table.version
+        ).table
         if table.status == "active":
             shown = client.get(f"/v1/games/{game_id}/events").get_json()["events"]
             assert {e["hash"] for e in shown} == {None}

@@ -175,18 +175,27 @@ def test_history_shows_the_callers_view_then_and_every_view_once_over(platform: 
     created = client.post("/v1/games", json={"kind": "tiny", "players": humans(2), "options": {"start": 7}}).get_json()
     ann, bob = (s["token"] for s in created["seats"])
     gid = created["id"]
-    client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "draw"}, "expected_version": 2},
-                headers={"Authorization": f"Bearer {ann}"})
+    client.post(
+        f"/v1/games/{gid}/actions",
+        json={"action": {"type": "draw"}, "expected_version": 2},
+        headers={"Authorization": f"Bearer {ann}"},
+    )
     then = client.get(f"/v1/games/{gid}/history/2", headers={"Authorization": f"Bearer {bob}"}).get_json()
     assert then["view"]["deck"] == 4 and "views" not in then
     now = client.get(f"/v1/games/{gid}").get_json()["version"]
-    client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 2}, "expected_version": now},
-                headers={"Authorization": f"Bearer {bob}"})
+    client.post(
+        f"/v1/games/{gid}/actions",
+        json={"action": {"type": "add", "amount": 2}, "expected_version": now},
+        headers={"Authorization": f"Bearer {bob}"},
+    )
     over = client.get(f"/v1/games/{gid}").get_json()
     if over["status"] != "finished":
         v = over["version"]
-        client.post(f"/v1/games/{gid}/actions", json={"action": {"type": "add", "amount": 2}, "expected_version": v},
-                    headers={"Authorization": f"Bearer {ann}"})
+        client.post(
+            f"/v1/games/{gid}/actions",
+            json={"action": {"type": "add", "amount": 2}, "expected_version": v},
+            headers={"Authorization": f"Bearer {ann}"},
+        )
     after = client.get(f"/v1/games/{gid}/history/2").get_json()
     assert len(after["views"]) == 2 and all(isinstance(v["hands"][i], list) for i, v in enumerate(after["views"]))
     assert client.get(f"/v1/games/{gid}/history/999").status_code == 404
@@ -235,7 +244,8 @@ def test_undo_in_every_kind_succeeds_exactly_when_no_irreversible_event_lies_bet
         if table.status != "active" or rng.random() < 0.6:
             continue  # most actions stand, so the game moves on
         crossed = [
-            e for e in h.store.read(table.game_id, after=before.version)
+            e
+            for e in h.store.read(table.game_id, after=before.version)
             if game.irreversible(GameEvent(e.type, e.data, e.seat))
         ]
         asker = (seat + 1) % len(table.seats)
@@ -265,8 +275,9 @@ def test_undo_over_the_api_waits_for_the_other_seat_and_is_refused_across_a_draw
 
     def act(who: dict[str, str], action: dict) -> dict:  # type: ignore[type-arg]
         version = client.get(f"/v1/games/{gid}", headers=who).get_json()["version"]
-        answer = client.post(f"/v1/games/{gid}/actions", json={"action": action, "expected_version": version},
-                             headers=who)
+        answer = client.post(
+            f"/v1/games/{gid}/actions", json={"action": action, "expected_version": version}, headers=who
+        )
         assert answer.status_code == 200, answer.get_json()
         return client.get(f"/v1/games/{gid}", headers=who).get_json()
 
@@ -341,7 +352,9 @@ def test_an_audit_checks_where_a_fork_comes_from(platform: Platform) -> None:
         return {**raw, "data": {**raw["data"], "state": state}}
 
     for fork_id, change, words in (
-        (exact, other_hash, "hash"), (exact, other_count, "state"), (redealt, other_count, "saw"),
+        (exact, other_hash, "hash"),
+        (exact, other_count, "state"),
+        (redealt, other_count, "saw"),
     ):
         report = audit_game(platform, _forged(platform, fork_id, change))
         assert not report.ok and report.first_bad_version == 1 and words in (report.reason or ""), report.as_json()

@@ -175,7 +175,11 @@ def js_verdicts(cases: list[Case], folder: Path, pure: bool = False) -> list[dic
         path.write_text(case.text(), encoding="utf-8")
         batch.append({"file": str(path), "head": list(case.head) if case.head else None, "pure": pure})
     done = subprocess.run(
-        [node(), str(NODE_CLI), "--batch"], input=json.dumps(batch), capture_output=True, text=True, timeout=300,
+        [node(), str(NODE_CLI), "--batch"],
+        input=json.dumps(batch),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     verdicts = json.loads(done.stdout)

@@ -34,8 +34,11 @@ def verdicts_of(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Calla
         if kind not in done:
             playing = games.in_play(kind)
             kept = (playing.kept_head["version"], playing.kept_head["hash"])
-            cases = {"over": Case(games.finished(kind)), "seat": Case(playing.seat_record, kept),
-                     "spectator": Case(playing.spectator_record, kept)}
+            cases = {
+                "over": Case(games.finished(kind)),
+                "seat": Case(playing.seat_record, kept),
+                "spectator": Case(playing.spectator_record, kept),
+            }
             folder = tmp_path_factory.mktemp(kind)
             js = js_verdicts(list(cases.values()), folder / "subtle")
             [pure] = js_verdicts([cases["over"]], folder / "pure", pure=True)

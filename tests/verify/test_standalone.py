@@ -23,10 +23,14 @@ from tests.verify.conftest import ROOT, Games
 
 def test_the_python_verifier_imports_the_standard_library_only() -> None:
     tree = ast.parse((ROOT / "service" / "verifier.py").read_text(encoding="utf-8"))
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names}
-    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
-                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    imported = {
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+    imported |= {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+    }
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported - set(sys.stdlib_module_names)
 
 
@@ -61,11 +65,15 @@ def test_a_copy_of_the_python_verifier_checks_a_url_alone(served: tuple[str, str
     shutil.copy(ROOT / "service" / "verifier.py", copy)
     done = subprocess.run(
         [sys.executable, "-I", str(copy), f"{base}/#/replay/{game_id}", "--json"],
-        cwd=copy.parent, capture_output=True, text=True, timeout=60,
+        cwd=copy.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     verdict = json.loads(done.stdout)
     assert verdict["ok"] and verdict["over"] and verdict["game"] == game_id
-    missing = subprocess.run([sys.executable, "-I", str(copy), f"{base}/v1/games/nothing"],
-                             capture_output=True, text=True, timeout=60)
+    missing = subprocess.run(
+        [sys.executable, "-I", str(copy), f"{base}/v1/games/nothing"], capture_output=True, text=True, timeout=60
+    )
     assert missing.returncode == 2 and "cannot read" in missing.stderr

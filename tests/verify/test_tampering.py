@@ -27,7 +27,7 @@ def rechain(record: Record, from_version: int = 1, anchors: bool = True) -> None
     and the ledger entry's hash (all a forger holding only this record can redo)."""
     events = record["events"]
     prev = verifier.GENESIS_HASH if from_version == 1 else events[from_version - 2]["hash"]
-    for event in events[from_version - 1:]:
+    for event in events[from_version - 1 :]:
         event["prev_hash"] = prev
         event["hash"] = prev = verifier.event_hash(prev, event)
     if anchors:
@@ -167,9 +167,16 @@ def draw_changed(record: Record) -> Tampered:
 TAMPERS: dict[str, Callable[[Record], Tampered]] = {
     f.__name__: f
     for f in (
-        every_actor_changed, every_actor_changed_and_anchors_redone_against_a_kept_head, tail_cut,
-        tail_cut_and_head_moved_back, tail_cut_without_anchors, two_events_reordered,
-        card_swapped_in_a_committed_value, commitment_forged, draw_changed_and_recommitted, draw_changed,
+        every_actor_changed,
+        every_actor_changed_and_anchors_redone_against_a_kept_head,
+        tail_cut,
+        tail_cut_and_head_moved_back,
+        tail_cut_without_anchors,
+        two_events_reordered,
+        card_swapped_in_a_committed_value,
+        commitment_forged,
+        draw_changed_and_recommitted,
+        draw_changed,
     )
 }
 
@@ -184,8 +191,11 @@ def open_part_changed_in_play(record: Record) -> Tampered:
         for key, value in sealed.items():
             if isinstance(value, (int, str)) and not isinstance(value, bool) and key in event["data"]:
                 event["data"][key] = value + 1 if isinstance(value, int) else value + "x"
-                return (Case(record), event["version"],
-                        f"the data at {verifier.spell((key,))} differs from the sealed form its hash covers")
+                return (
+                    Case(record),
+                    event["version"],
+                    f"the data at {verifier.spell((key,))} differs from the sealed form its hash covers",
+                )
     raise AssertionError("no open part in any sealed event")
 
 
@@ -202,8 +212,10 @@ def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[
             cases = {name: tamper(copy.deepcopy(games.finished(kind))) for name, tamper in TAMPERS.items()}
             cases["in_play"] = open_part_changed_in_play(copy.deepcopy(games.in_play(kind).spectator_record))
             js = js_verdicts([case for case, _, _ in cases.values()], tmp_path_factory.mktemp(kind))
-            done[kind] = {name: (cases[name], python_verdict(cases[name][0]), verdict)
-                          for name, verdict in zip(cases, js, strict=True)}
+            done[kind] = {
+                name: (cases[name], python_verdict(cases[name][0]), verdict)
+                for name, verdict in zip(cases, js, strict=True)
+            }
         return done[kind]
 
     return judge

@@ -17,28 +17,37 @@ from tests.verify.conftest import ROOT, node
 SEED = "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed"
 CARDS = ["AS", "KH", "QD", "JC", "10S", "9H", "2C", "AD"]
 EVENT = {
-    "schema": 2, "version": 5, "type": "CardDrawn", "seat": 1, "actor": "human",
+    "schema": 2,
+    "version": 5,
+    "type": "CardDrawn",
+    "seat": 1,
+    "actor": "human",
     "data": {"seat": 1, "card": "QH"},
     "sealed": {"seat": 1, "card": {"$commit": "4d76819fa2edd233ab00223eb0602b59bf984e78a8982206adf8986afba41228"}},
-    "at": "2026-11-23T12:00:00.000Z", "command_id": "seat-1:k1", "prev_hash": "a" * 64,
+    "at": "2026-11-23T12:00:00.000Z",
+    "command_id": "seat-1:k1",
+    "prev_hash": "a" * 64,
 }
 
 
 def spec_vectors() -> dict[str, Any]:
     """The table of section 9 and the whole event after it, read from the spec itself."""
     text = (ROOT / "docs" / "verification.md").read_text(encoding="utf-8")
-    section = text[text.index("## 9. Test vectors"):]
+    section = text[text.index("## 9. Test vectors") :]
     rows = dict(re.findall(r"^\| (.+?) \| `(.+?)` \|$", section, re.M))
     return {
         "seed_commitment": rows["`seed_commitment`"],
         "hmac": rows["first HMAC block of label `v7/0`"],
-        "below": [int(rows["integer below 6, label `v7/0`"]), int(rows["integer below 52, label `v7/1`"]),
-                  int(rows["integer below 1000, label `v7/2`"])],
+        "below": [
+            int(rows["integer below 6, label `v7/0`"]),
+            int(rows["integer below 52, label `v7/1`"]),
+            int(rows["integer below 1000, label `v7/2`"]),
+        ],
         "shuffle": json.loads(rows['shuffle of `["AS","KH","QD","JC","10S","9H","2C","AD"]`, label `v1/0`']),
-        "salt_card": rows["salt, version 5, path `[\"card\"]`"],
-        "commit_card": rows["commitment to `\"QH\"` with that salt"],
-        "salt_hands": rows["salt, version 9, path `[\"hands\",1]`"],
-        "commit_hands": rows["commitment to `[\"2C\",\"KD\"]` with that salt"],
+        "salt_card": rows['salt, version 5, path `["card"]`'],
+        "commit_card": rows['commitment to `"QH"` with that salt'],
+        "salt_hands": rows['salt, version 9, path `["hands",1]`'],
+        "commit_hands": rows['commitment to `["2C","KD"]` with that salt'],
         "body": re.search(r"Its hashed body is\n\n```\n(.+?)\n```", section, re.S).group(1),  # type: ignore[union-attr]
         "hash": re.search(r"its hash `([0-9a-f]{64})`", section).group(1),  # type: ignore[union-attr]
     }
@@ -100,8 +109,12 @@ def test_python_gives_every_vector_of_the_spec() -> None:
 
 
 def test_javascript_gives_every_vector_of_the_spec_with_webcrypto_and_with_its_own_sha256() -> None:
-    source = JS_VALUES % {"module": module_url(), "seed": json.dumps(SEED), "cards": json.dumps(CARDS),
-                          "event": json.dumps(EVENT)}
+    source = JS_VALUES % {
+        "module": module_url(),
+        "seed": json.dumps(SEED),
+        "cards": json.dumps(CARDS),
+        "event": json.dumps(EVENT),
+    }
     with_subtle, pure = run_js(source)
     assert with_subtle == spec_vectors()
     assert pure == spec_vectors()
@@ -110,15 +123,17 @@ def test_javascript_gives_every_vector_of_the_spec_with_webcrypto_and_with_its_o
 TRICKY = [
     {"b": 1, "a": [True, None, False], "A": -0, "Z": -12},
     {"é": "é", "\U0001f600": "astral", "\ue000": "private use", "z": "\u2028\u2029\x7f"},
-    {"ctl": "\x00\x01\x08\x09\x0a\x0b\x0c\x0d\x1f\"\\/", "10": 10, "9": 9, "": ""},
+    {"ctl": '\x00\x01\x08\x09\x0a\x0b\x0c\x0d\x1f"\\/', "10": 10, "9": 9, "": ""},
     [[], {}, "", 0, 9007199254740991, -9007199254740991],
 ]
 
 
 def test_both_write_the_same_canonical_json(tmp_path: Path) -> None:
     values = json.dumps(TRICKY, ensure_ascii=True)
-    js = run_js(f"import * as v from {module_url()};\n"
-                f"console.log(JSON.stringify(JSON.parse({json.dumps(values)}).map(v.canonicalJson)));")
+    js = run_js(
+        f"import * as v from {module_url()};\n"
+        f"console.log(JSON.stringify(JSON.parse({json.dumps(values)}).map(v.canonicalJson)));"
+    )
     assert js == [verifier.canonical_json(value) for value in TRICKY]
     assert verifier.canonical_json(TRICKY[0]) == '{"A":0,"Z":-12,"a":[true,null,false],"b":1}'
     # code point order: U+E000 before U+1F600, though UTF-16 puts the surrogate pair first
@@ -130,8 +145,10 @@ def test_a_value_without_one_canonical_text_is_refused_by_both(text: str) -> Non
     event = json.dumps({**EVENT, "version": 1, "hash": "0" * 64})[:-1] + f', "extra": {text}}}'
     record = '{"events": [' + event + "]}"
     py = verifier.verify(verifier.parse_record(record)).as_json()
-    js = run_js(f"import * as v from {module_url()};\n"
-                f"console.log(JSON.stringify(await v.verifyRecord(v.parseRecord({json.dumps(record)}))));")
+    js = run_js(
+        f"import * as v from {module_url()};\n"
+        f"console.log(JSON.stringify(await v.verifyRecord(v.parseRecord({json.dumps(record)}))));"
+    )
     assert py == js
     assert not py["ok"] and py["first_bad_version"] == 1
     assert py["reason"].startswith("the event holds ")

@@ -40,7 +40,10 @@ def test_the_rebuild_command_yields_the_live_models(real_redis: redis.Redis, red
     env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_PREFIX": prefix}
     rebuilt = subprocess.run(
         [sys.executable, "-m", "service.cli", "projections", "rebuild"],
-        env=env, capture_output=True, text=True, timeout=300,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert "read models rebuilt from 5 games" in rebuilt.stdout
@@ -57,8 +60,14 @@ def test_a_game_that_cannot_be_folded_stays_pending_and_the_others_are_applied(
     projector = Projector(platform, "only", claim_idle_ms=60_000)
     projector.ensure_group()
     first = platform.handler.create_game(KIND, humans(2)).table.game_id
-    retired = {"game": "retired1", "kind": "retired-kind", "options": {}, "seed_commitment": "0" * 64,
-               "seats": [{"name": "ann", "bot": None, "open": False}], "fair_deal": True}
+    retired = {
+        "game": "retired1",
+        "kind": "retired-kind",
+        "options": {},
+        "seed_commitment": "0" * 64,
+        "seats": [{"name": "ann", "bot": None, "open": False}],
+        "fair_deal": True,
+    }
     platform.store.append("retired1", [NewEvent("GameCreated", retired)], 0)
     second = platform.handler.create_game(KIND, humans(2)).table.game_id
     while projector.step(block_ms=10):

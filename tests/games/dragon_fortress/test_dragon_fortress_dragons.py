@@ -189,9 +189,7 @@ def test_a_swift_dragon_moves_two_spaces() -> None:
     """ "Unless specified on the card, dragons will move one space at a time per turn." (our Gale
     Serpent is printed with two)"""
     assert TYPE_OF["gale-serpent-01"].speed == 2
-    table = given(
-        table_event(lines={0: ["farmstead-01", "watch-tower-01", "guard-tower-01", "gale-serpent-01"]})
-    )
+    table = given(table_event(lines={0: ["farmstead-01", "watch-tower-01", "guard-tower-01", "gale-serpent-01"]}))
 
     events, after = when(table, 0, STAY)
 

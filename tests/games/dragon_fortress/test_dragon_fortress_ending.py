@@ -52,9 +52,7 @@ def test_a_tower_placed_behind_the_shadow_terror_can_end_the_game() -> None:
     ]
     table = given(table_event(lines={0: line}, hands={0: hand}, supply_top=["crop-field-05"]))
 
-    events, after = when(
-        table, 0, STAY, {"type": "draw", "pile": "common"}, {"type": "place", "card": "war-tower-01"}
-    )
+    events, after = when(table, 0, STAY, {"type": "draw", "pile": "common"}, {"type": "place", "card": "war-tower-01"})
 
     assert kinds(events) == ["CardPlaced", "DragonDefeated", "GameEnded"]
     assert after.step == STEP_OVER
@@ -88,9 +86,7 @@ def test_drawing_stays_mandatory_while_any_supply_lasts() -> None:
     assert GAME.legal_actions(after, 0) == [{"type": "draw", "pile": "gold"}]
 
 
-def _scores(
-    lines: dict[int, list[str]], trophies: dict[int, list[str]] | None = None
-) -> list[dict[str, int]]:
+def _scores(lines: dict[int, list[str]], trophies: dict[int, list[str]] | None = None) -> list[dict[str, int]]:
     return final_scores(given(table_event(lines=lines, trophies=trophies)))
 
 
@@ -103,11 +99,7 @@ def test_the_single_highest_estate_power_takes_the_estate_bonus() -> None:
 def test_a_two_way_tie_splits_the_estate_bonus() -> None:
     """ "if it's a tie the two players each receive 5 points.\""""
     scores = _scores({0: ["farmstead-01"], 2: ["farmstead-02"], 3: ["crop-field-01"]})
-    assert (
-        [s["estate_bonus"] for s in scores]
-        == [ESTATE_BONUS_SHARED, 0, ESTATE_BONUS_SHARED, 0]
-        == [5, 0, 5, 0]
-    )
+    assert [s["estate_bonus"] for s in scores] == [ESTATE_BONUS_SHARED, 0, ESTATE_BONUS_SHARED, 0] == [5, 0, 5, 0]
 
 
 def test_a_three_way_tie_gives_no_estate_bonus() -> None:

@@ -127,9 +127,7 @@ def test_the_hand_is_five_after_a_turn_until_the_supplies_run_out() -> None:
     this becomes obsolete.\""""
     hand = ["crop-field-01", "crop-field-02", "farmstead-01", "watch-tower-01", "guard-tower-01"]
     table = given(table_event(hands={0: hand}, supply_top=["crop-field-03"]))
-    _, after = when(
-        table, 0, {"type": "stay"}, {"type": "draw", "pile": "common"}, {"type": "place", "card": hand[0]}
-    )
+    _, after = when(table, 0, {"type": "stay"}, {"type": "draw", "pile": "common"}, {"type": "place", "card": hand[0]})
     assert len(after.estates[0].hand) == 5 and after.turn == 1
 
     dry = given(table_event(hands={0: hand}, supply=[], gold=[]))
@@ -232,9 +230,7 @@ def test_moon_sun_and_full_sun_are_worth_one_two_and_three() -> None:
         ("bone-colossus-01", ["crop-field-01", "farmstead-01", "mill-01"], []),
     ],
 )
-def test_sun_razes_moons_and_full_sun_razes_every_estate_card(
-    dragon: str, razed: list[str], spared: list[str]
-) -> None:
+def test_sun_razes_moons_and_full_sun_razes_every_estate_card(dragon: str, razed: list[str], spared: list[str]) -> None:
     """ "If a sun symbol is indicated in the Raze Line, the dragon will also destroy moon cards. If
     a Full Sun is indicated, it destroys ALL Estate cards." (Spitfire: moon, Ice Wyvern: sun,
     Bone Colossus: full sun, in our manifest)"""

@@ -53,7 +53,7 @@ def hand_order_kept(before: Sequence[str], after: Sequence[str], event: GameEven
     added = len(after) - len(survivors)
     if added > 1:
         return False
-    return list(after[:len(survivors)]) == survivors or list(after[added:]) == survivors
+    return list(after[: len(survivors)]) == survivors or list(after[added:]) == survivors
 
 
 def check_event(before: State, after: State, event: GameEvent) -> None:

@@ -245,9 +245,7 @@ def test_scores_are_running_totals_and_a_fixed_number_of_rounds_ends_after_the_l
     play, events = tallied_round(rounds=2)
     assert only(events, "RoundEnded").data["scores"] == [7, 3]
     play_round_start(play, first=1)
-    royals_kept = [
-        sum({"J": 1, "Q": 2, "K": 1}.get(card[0], 0) for card in hand) for hand in now(play).hands
-    ]
+    royals_kept = [sum({"J": 1, "Q": 2, "K": 1}.get(card[0], 0) for card in hand) for hand in now(play).hands]
     ended = only(pass_round(play), "RoundEnded").data
     assert ended["round"] == 2 and ended["points"] == royals_kept
     assert ended["scores"] == [7 + royals_kept[0], 3 + royals_kept[1]]

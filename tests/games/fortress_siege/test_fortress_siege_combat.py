@@ -72,9 +72,7 @@ def test_worked_example_king_attack_5_against_a_pair_of_eights() -> None:
     """ "an Opponent attacks a Player's fortress using a King with an attack of 5, the
     Player blocks with a Two-handed Shield of defense 8, all damage is blocked and the
     pair of 8s is discarded"."""
-    play = ready(
-        ["8C", "8D", "3C", "4C", "4D"], draws(3), [*draws(2), discard("4D.1")], king=("KH", "9H", "5H")
-    )
+    play = ready(["8C", "8D", "3C", "4C", "4D"], draws(3), [*draws(2), discard("4D.1")], king=("KH", "9H", "5H"))
     fortress = play.state.players[1].fortress
     act(play, attack_fortress("KH.0", 1))
     act(play, shield("8C.1", "8D.1"))

@@ -98,12 +98,8 @@ def test_bad_decks_are_refused_with_every_problem() -> None:
         GAME.validate_options({"decks": [good]}, 2)
 
 
-@pytest.mark.parametrize(
-    ("players", "decks", "each"), [(2, 1, 27), (3, 2, 36), (4, 2, 27), (5, 3, 32), (6, 3, 27)]
-)
-def test_winds_of_fate_shuffles_one_deck_per_two_players_and_deals_equally(
-    players: int, decks: int, each: int
-) -> None:
+@pytest.mark.parametrize(("players", "decks", "each"), [(2, 1, 27), (3, 2, 36), (4, 2, 27), (5, 3, 32), (6, 3, 27)])
+def test_winds_of_fate_shuffles_one_deck_per_two_players_and_deals_equally(players: int, decks: int, each: int) -> None:
     """Winds of Fate: "2 players = 1 deck, 3-4 players = 2 decks, 5-6 players = 3 decks,
     etc.) and all decks are shuffled together as one and all cards are dealt in equal
     number to all players"."""

@@ -72,10 +72,7 @@ def play_checked(players: int, seed: int, winds_of_fate: bool, illegal_every: in
     play = scene(new_game(GAME, players, {"winds_of_fate": winds_of_fate}, rng))
     decks = -(-players // 2) if winds_of_fate else players
     all_cards = sorted(card for deck in range(decks) for card in deck_ids(deck))
-    assert (
-        sorted([card for cards in places(play.state) for card in cards] + list(play.state.set_aside))
-        == all_cards
-    )
+    assert sorted([card for cards in places(play.state) for card in cards] + list(play.state.set_aside)) == all_cards
     moves = 0
     for turn in range(MAX_ACTIONS):
         state = play.state
