@@ -9,13 +9,14 @@ same audit checks a live game, an exported file before import, and a fork.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.commitments import open_problem
 from events.envelope import Envelope, canonical_json, verify_chain
-from games.base import GameEvent, IllegalAction, action_matches
+from games.base import Game, GameEvent, IllegalAction, action_matches
 from games.registry import get
 from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table, evolve
@@ -186,11 +187,11 @@ def audit_entries(
     return report
 
 
-def _draws_of(rng: Any) -> list[Any] | None:
+def _draws_of(rng: random.Random) -> list[dict[str, Any]] | None:
     return list(rng.draws) if isinstance(rng, Draws) and rng.draws else None
 
 
-def _seal_problem(game: Any, envelopes: Sequence[Envelope], seed: str | None) -> tuple[int, str] | None:
+def _seal_problem(game: Game, envelopes: Sequence[Envelope], seed: str | None) -> tuple[int, str] | None:
     """Each schema-2 event's sealed form against its data: with the seed, exactly the seal
     the rule gives (every hidden value committed, every commitment opening); without it,
     the parts in the open."""
@@ -209,14 +210,14 @@ def _seal_problem(game: Any, envelopes: Sequence[Envelope], seed: str | None) ->
     return None
 
 
-def _irreversible(game: Any, envelope: Envelope) -> bool:
+def _irreversible(game: Game, envelope: Envelope) -> bool:
     if envelope.type in PLATFORM_EVENTS:
         return envelope.type in ("GameCreated", "ForkedFrom")
-    return bool(game.irreversible(GameEvent(envelope.type, envelope.data, envelope.seat)))
+    return game.irreversible(GameEvent(envelope.type, envelope.data, envelope.seat))
 
 
 def _check_action(
-    game: Any, table: Table | None, envelopes: list[Envelope], index: int, seed: str | None, recipe: int
+    game: Game, table: Table | None, envelopes: list[Envelope], index: int, seed: str | None, recipe: int
 ) -> tuple[tuple[int, str] | None, int]:
     """Check the command starting at ``envelopes[index]``; return (problem, events it spans)."""
     taken = envelopes[index]

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 import redis
+from redis.client import Pipeline
 
 from projections.table import Table
 
@@ -51,7 +52,7 @@ class ReadModels:
                 except redis.WatchError:
                     continue
 
-    def _write(self, pipe: Any, table: Table, previous_status: str | None) -> None:
+    def _write(self, pipe: Pipeline, table: Table, previous_status: str | None) -> None:
         summary = table.summary()
         summary["to_act"] = []
         score = _epoch_ms(table.created_at)
@@ -78,7 +79,7 @@ class ReadModels:
                 level = table.seats[seat].bot or "human"
                 pipe.hincrby(stats, f"wins_by_level:{level}", 1)
 
-    def games(self, status: str | None, kind: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+    def games(self, status: str | None, kind: str | None, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         key = self.key("games", status or "all", *([kind] if kind else []))
         total = self.redis.zcard(key)
         ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
