@@ -28,7 +28,7 @@ Conventions shared by every game:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -205,6 +205,20 @@ class Game(Protocol):
         ...
 
 
+# -- the rules kit: one shape for every game ------------------------------------------
+
+Evolver = Callable[[Any, GameEvent], Any]
+"""One event type's case of ``evolve``: ``(state, event) -> state``, no checks, no rng."""
+
+Move = Callable[[Any, int, Action, random.Random], list[GameEvent]]
+"""One action type's case of ``decide``: ``(state, seat, action, rng) -> events``."""
+
+
+def evolve_by_type(table: Mapping[str, Evolver], state: State | None, event: GameEvent) -> State:
+    """Fold ``event`` with the one case its type has in ``table``."""
+    return table[event.type](state, event)
+
+
 class EventBuilder:
     """Collects the events of one decision, folding each with ``evolve`` so that the
     later steps of the same decision see its effect."""
@@ -225,17 +239,57 @@ def outcome_of(winners: Sequence[int], scores: Sequence[float], reason: str) -> 
 
 
 def next_seat(seat: int, players: int, step: int = 1) -> int:
+    """The seat ``step`` places after ``seat`` in table order (clockwise for 1)."""
     return (seat + step) % players
+
+
+def next_seat_where(seat: int, players: int, still_in: Callable[[int], bool]) -> int | None:
+    """The first seat after ``seat``, going clockwise and ending with ``seat`` itself,
+    for which ``still_in`` holds; ``None`` when it holds for none."""
+    for step in range(1, players + 1):
+        following = next_seat(seat, players, step)
+        if still_in(following):
+            return following
+    return None
 
 
 def seats_from(first: int, players: int, step: int = 1) -> list[int]:
     """Every seat once, starting at ``first`` and going in direction ``step`` (1 or -1)."""
-    return [(first + i * step) % players for i in range(players)]
+    return [next_seat(first, players, i * step) for i in range(players)]
 
 
-def action_matches(action: Mapping[str, JSON], legal: Sequence[Action]) -> bool:
-    """True when ``action`` equals one of ``legal`` exactly (no extra or missing fields)."""
+def json_same(a: Any, b: Any) -> bool:
+    """JSON equality that also tells ``true`` from ``1`` (Python's ``==`` does not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(json_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(json_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def action_matches(action: Mapping[str, JSON], legal: Sequence[Action], *, strict: bool = False) -> bool:
+    """True when ``action`` equals one of ``legal`` exactly (no extra or missing fields);
+    ``strict`` also tells ``true`` from ``1``."""
+    if strict:
+        return any(json_same(action, candidate) for candidate in legal)
     return any(dict(action) == candidate for candidate in legal)
+
+
+def shuffled_hidden(cards: Iterable[str], rng: random.Random) -> list[str]:
+    """The cards hidden from a seat in a random order, for ``determinize`` to re-deal.
+
+    Sorted first: the new deal may depend on the rng, never on where the cards really are.
+    """
+    pool = sorted(cards)
+    rng.shuffle(pool)
+    return pool
+
+
+def redeal(places: Iterable[str], hidden: Container[str], pool: Iterator[str]) -> tuple[str, ...]:
+    """``places`` with each card in ``hidden`` replaced by the next card of ``pool``."""
+    return tuple(next(pool) if card in hidden else card for card in places)
 
 
 class GameBase:
@@ -252,6 +306,52 @@ class GameBase:
     options: tuple[Option, ...] = ()
     irreversible_types: frozenset[str] = frozenset()
     unfair_options: tuple[str, ...] = ()
+
+    evolvers: Mapping[str, Evolver]
+    """One case of ``evolve`` per event type."""
+    lists_every_action: bool = False
+    """True: ``decide`` refuses any action ``legal_actions`` does not list, before its move
+    runs. False: each move checks its own fields (its refusals say which one is wrong)."""
+    strict_json: bool = False
+    """With ``lists_every_action``: compare actions as JSON, telling ``true`` from ``1``."""
+    game_over_reason = "The game is over."
+    malformed_reason = "An action is an object with a 'type'."
+
+    # -- the decider ---------------------------------------------------------------------
+
+    def evolve(self, state: State | None, event: GameEvent) -> State:
+        return self.evolvers[event.type](state, event)
+
+    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        """The one decide template: is the game over, is it ``seat``'s turn, is the action
+        legal, then the move's own rules."""
+        if self.is_over(state):
+            raise IllegalAction(self.game_over_reason, code="game_over")
+        if seat not in self.to_act(state):  # type: ignore[attr-defined]
+            raise IllegalAction(self.not_your_turn(state, seat), code="not_your_turn")
+        if self.lists_every_action:
+            legal = self.legal_actions(state, seat)  # type: ignore[attr-defined]
+            if not isinstance(action, Mapping) or not action_matches(action, legal, strict=self.strict_json):
+                raise IllegalAction(self.refusal(state, seat, action))
+        elif not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction(self.malformed_reason)
+        return self.move(state, seat, str(action["type"]))(state, seat, action, rng)
+
+    def is_over(self, state: State) -> bool:
+        return self.outcome(state) is not None  # type: ignore[attr-defined]
+
+    def not_your_turn(self, state: State, seat: int) -> str:
+        """The sentence for an action from a seat that may not act now."""
+        return "It is not your turn."
+
+    def refusal(self, state: State, seat: int, action: Any) -> str:
+        """Why an action ``legal_actions`` does not list is refused (``lists_every_action``)."""
+        return "That action is not one of the choices open to you now."
+
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        """The case of ``decide`` for an action of type ``kind`` (a game with phases keeps
+        one table of moves per phase); raise ``IllegalAction`` when there is none."""
+        raise NotImplementedError
 
     def fair_deal(self, options: Mapping[str, JSON]) -> bool:
         """False when an option fixed the cards (a tutorial or scenario deck)."""

@@ -1,18 +1,16 @@
 """Standard playing cards with short codes: ``QH``, ``10S``, ``AC``, ``JK1``.
 
-Ranks are numbered 2..14 (Ace high) here; a game with another order (Ace low,
-royals worth 0) maps ranks itself.
+Ranks carry no value here: each game maps ranks to values itself (Ace high or low,
+royals worth 0, ...).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 SUITS = ("C", "D", "H", "S")
 RED_SUITS = frozenset({"D", "H"})
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_VALUE = {rank: value for value, rank in enumerate(RANKS, start=2)}
 JOKERS = ("JK1", "JK2")
 
 
@@ -35,19 +33,8 @@ def suit(card: str) -> str | None:
     return None if is_joker(card) else card[-1]
 
 
-def rank_value(card: str) -> int:
-    """2..14 with Ace high; 15 for a Joker."""
-    return 15 if is_joker(card) else RANK_VALUE[rank(card)]
-
-
 def is_red(card: str) -> bool:
     return suit(card) in RED_SUITS
-
-
-def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
-    out = list(cards)
-    rng.shuffle(out)
-    return out
 
 
 def check_deck(cards: Sequence[str], expected: Sequence[str]) -> list[str]:

@@ -90,7 +90,6 @@ def _load() -> tuple[dict[str, Any], dict[str, Any], list[CardType]]:
 
 
 RAW, RULES, TYPES = _load()
-TYPE_BY_KEY: dict[str, CardType] = {t.key: t for t in TYPES}
 
 HAND_SIZE: int = RULES["hand_size"]
 FIRST_CALL_DEPTH: int = RULES["first_call_depth"]
@@ -121,7 +120,6 @@ def in_play(card_type: CardType, players: int) -> list[str]:
 
 
 TYPE_OF: dict[str, CardType] = {card: t for t in TYPES for card in instance_ids(t)}
-ALL_IDS: tuple[str, ...] = tuple(TYPE_OF)
 (CALL_CARD,) = instance_ids(CALL_TYPE)
 DRAGON_IDS: frozenset[str] = frozenset(c for c, t in TYPE_OF.items() if t.is_dragon)
 TOWER_IDS: frozenset[str] = frozenset(c for c, t in TYPE_OF.items() if t.kind == "tower")

@@ -14,7 +14,6 @@ from .evolve import evolve
 from .state import Player, State
 
 DEFAULT_TURN_LIMIT = 40
-SECRET_ORDER_EVENTS = ("GameStarted", "DeckShuffled")
 
 EFFECT_VALUE = {
     "burn": 1.0,
