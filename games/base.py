@@ -335,7 +335,8 @@ class GameBase:
                 raise IllegalAction(self.refusal(state, seat, action))
         elif not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction(self.malformed_reason)
-        return self.move(state, seat, str(action["type"]))(state, seat, action, rng)
+        events = self.move(state, seat, str(action["type"]))(state, seat, action, rng)
+        return events + self.after_move(state, events)
 
     def is_over(self, state: State) -> bool:
         return self.outcome(state) is not None  # type: ignore[attr-defined]
@@ -352,6 +353,10 @@ class GameBase:
         """The case of ``decide`` for an action of type ``kind`` (a game with phases keeps
         one table of moves per phase); raise ``IllegalAction`` when there is none."""
         raise NotImplementedError
+
+    def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
+        """Events the rules add after any move's own (the turn passing, ...); none by default."""
+        return []
 
     def fair_deal(self, options: Mapping[str, JSON]) -> bool:
         """False when an option fixed the cards (a tutorial or scenario deck)."""

@@ -113,7 +113,7 @@ class Draws(random.Random):
         self.draws.append({"label": label, "integer": [low, high], "result": value})
         return value
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         label, stream = self._next()
         out = fisher_yates(list(x), stream)
         self.draws.append({"label": label, "shuffle": len(out), "result": list(out)})
@@ -122,7 +122,7 @@ class Draws(random.Random):
     def randint(self, a: int, b: int) -> int:
         return self._integer(a, b)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if stop is None:
             start, stop = 0, start
         if step != 1 or stop <= start:
@@ -132,7 +132,7 @@ class Draws(random.Random):
     def choice(self, seq: Sequence[_Item]) -> _Item:  # type: ignore[override]
         return seq[self._integer(0, len(seq) - 1)]
 
-    def sample(self, population: Sequence[_Item], k: int, *, counts: Any = None) -> list[_Item]:  # type: ignore[override]
+    def sample(self, population: Sequence[_Item], k: int, *, counts: Any = None) -> list[_Item]:
         if counts is not None or not 0 <= k <= len(population):
             raise ValueError("the recipe samples 0 to len(population) items, without counts")
         items = list(population)

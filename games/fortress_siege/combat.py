@@ -17,11 +17,12 @@ the rulebook's order of combat:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from games.base import Action, GameEvent, IllegalAction
+from games.base import Action, GameEvent, IllegalAction, Move
 from games.fortress_siege.cards import CHARACTER, FACTS, FORTRESS, NUMBER, SHIELD_SIZES
 from games.fortress_siege.state import EVOLVE, Attack, Character, State
 from games.fortress_siege.turn import defeat, event, need_fields, need_own_character, need_seat_in_game
@@ -50,7 +51,7 @@ def legal_attacks(state: State, seat: int) -> list[Action]:
     return actions
 
 
-def decide_attack(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_attack(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     if "fortress" in action and "character" not in action:
         need_fields(action, "attacker", "fortress")
     else:
@@ -130,7 +131,7 @@ def legal_defense(state: State, seat: int) -> list[Action]:
     return actions
 
 
-def decide_assign_defender(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_assign_defender(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "character")
     attack = state.attack
     assert attack is not None
@@ -148,7 +149,7 @@ def decide_assign_defender(state: State, seat: int, action: Mapping[str, Any]) -
     return [event("DefenderAssigned", seat, character=character.card)]
 
 
-def decide_add_shield(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_add_shield(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "cards")
     cards = action["cards"]
     hand = state.players[seat].hand
@@ -161,7 +162,7 @@ def decide_add_shield(state: State, seat: int, action: Mapping[str, Any]) -> lis
     return [event("ShieldRaised", seat, cards=list(cards))]
 
 
-def decide_done_defending(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_done_defending(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action)
     return resolve(state)
 
@@ -249,7 +250,7 @@ def resolve(state: State) -> list[GameEvent]:
     return events
 
 
-DEFENSE_MOVES = {
+DEFENSE_MOVES: dict[str, Move] = {
     "assign_defender": decide_assign_defender,
     "add_shield": decide_add_shield,
     "done_defending": decide_done_defending,

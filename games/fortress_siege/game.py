@@ -14,7 +14,19 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, IllegalAction, Option, outcome_of
+from games.base import (
+    JSON,
+    Action,
+    GameBase,
+    GameEvent,
+    IllegalAction,
+    Move,
+    Option,
+    next_seat_where,
+    outcome_of,
+    replace,
+    shuffled_hidden,
+)
 from games.fortress_siege.cards import (
     DECK_SIZE,
     FACTS,
@@ -24,7 +36,7 @@ from games.fortress_siege.cards import (
     deck_ids,
 )
 from games.fortress_siege.combat import DEFENSE_MOVES, decide_attack, legal_attacks, legal_defense
-from games.fortress_siege.state import EVOLVE, Character, Player, State, replace
+from games.fortress_siege.state import EVOLVE, Character, Player, State
 from games.fortress_siege.turn import TURN_MOVES, event, legal_turn_moves
 
 REVEALING_EVENTS = frozenset(
@@ -91,6 +103,7 @@ class FortressSiege(GameBase):
     )
     irreversible_types = REVEALING_EVENTS
     unfair_options = ("decks",)
+    evolvers = EVOLVE
 
     # -- options and setup -------------------------------------------------
 
@@ -167,9 +180,6 @@ class FortressSiege(GameBase):
 
     # -- folding and deciding ------------------------------------------------
 
-    def evolve(self, state: State | None, event: GameEvent) -> State:
-        return EVOLVE[event.type](state, event)
-
     def to_act(self, state: State) -> frozenset[int]:
         if state.over:
             return frozenset()
@@ -184,32 +194,30 @@ class FortressSiege(GameBase):
             return legal_defense(state, seat)
         return legal_turn_moves(state, seat) + legal_attacks(state, seat)
 
-    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.over:
-            raise IllegalAction("The game is over.", code="game_over")
-        if seat not in self.to_act(state):
-            if state.attack is not None:
-                waiting = f"seat {state.attack.target_seat} to answer the attack"
-            else:
-                waiting = f"seat {state.active} to move"
-            raise IllegalAction(f"It is not your turn: waiting for {waiting}.", code="not_your_turn")
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction("An action is an object with a 'type'.")
-        kind = action["type"]
-        if state.attack is not None:
-            handler = DEFENSE_MOVES.get(kind)
-            if handler is None:
-                raise IllegalAction("You are answering an attack: assign a defender, add a shield or finish defending.")
-        elif kind == "attack":
-            handler = decide_attack
-        else:
-            handler = TURN_MOVES.get(kind)
-            if handler is None:
-                raise IllegalAction(f"There is no move called {kind!r} in Fortress.")
-        events = handler(state, seat, action)
-        return events + self._turn_end(state, events)
+    def is_over(self, state: State) -> bool:
+        return bool(state.over)
 
-    def _turn_end(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
+    def not_your_turn(self, state: State, seat: int) -> str:
+        if state.attack is not None:
+            waiting = f"seat {state.attack.target_seat} to answer the attack"
+        else:
+            waiting = f"seat {state.active} to move"
+        return f"It is not your turn: waiting for {waiting}."
+
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        if state.attack is not None:
+            defense = DEFENSE_MOVES.get(kind)
+            if defense is None:
+                raise IllegalAction("You are answering an attack: assign a defender, add a shield or finish defending.")
+            return defense
+        if kind == "attack":
+            return decide_attack
+        turn_move = TURN_MOVES.get(kind)
+        if turn_move is None:
+            raise IllegalAction(f"There is no move called {kind!r} in Fortress.")
+        return turn_move
+
+    def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
         """The turn passes after the third move, or at once if the mover is out."""
         for one in events:
             state = EVOLVE[one.type](state, one)
@@ -217,12 +225,8 @@ class FortressSiege(GameBase):
             return []
         if state.moves_left > 0 and state.players[state.active].in_game:
             return []
-        players = len(state.players)
-        for step in range(1, players + 1):
-            seat = (state.active + step) % players
-            if state.players[seat].in_game:
-                return [event("TurnPassed", seat)]
-        return []
+        following = next_seat_where(state.active, len(state.players), lambda seat: state.players[seat].in_game)
+        return [] if following is None else [event("TurnPassed", following)]
 
     # -- what each seat sees -------------------------------------------------
 
@@ -287,8 +291,7 @@ class FortressSiege(GameBase):
                     pool += player.hand
             if state.winds_of_fate:
                 pool += set_aside
-            pool.sort()  # sorted first: the sample may depend on the rng, never on where the cards really are
-            rng.shuffle(pool)
+            pool = shuffled_hidden(pool, rng)
             for index in group:
                 player = players[index]
                 above = len(player.fortress) - 1 if player.fortress else 0

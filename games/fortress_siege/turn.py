@@ -6,10 +6,11 @@ small predicates so they cannot drift apart.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, IllegalAction
+from games.base import Action, GameEvent, IllegalAction, Move
 from games.fortress_siege.cards import (
     ANGEL,
     BARRAGE,
@@ -111,7 +112,7 @@ def legal_turn_moves(state: State, seat: int) -> list[Action]:
     return actions
 
 
-def decide_draw(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_draw(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action)
     player = state.players[seat]
     if len(player.hand) >= HAND_LIMIT:
@@ -125,7 +126,7 @@ def decide_draw(state: State, seat: int, action: Mapping[str, Any]) -> list[Game
     return [event("CardDrawn", seat, card=card)]
 
 
-def decide_deploy(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_deploy(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card")
     card = need_card_in_hand(state.players[seat], action["card"])
     if FACTS[card].kind != CHARACTER:
@@ -134,13 +135,13 @@ def decide_deploy(state: State, seat: int, action: Mapping[str, Any]) -> list[Ga
 
 
 def _need_number(player: Player, card: Any, use: str) -> str:
-    card = need_card_in_hand(player, card)
-    if FACTS[card].kind != NUMBER:
+    number = need_card_in_hand(player, card)
+    if FACTS[number].kind != NUMBER:
         raise IllegalAction(f"Only a numbered card (2 to 10) can be used as {use}.")
-    return card
+    return number
 
 
-def decide_armor(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_armor(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card", "character")
     player = state.players[seat]
     card = _need_number(player, action["card"], "armor")
@@ -150,7 +151,7 @@ def decide_armor(state: State, seat: int, action: Mapping[str, Any]) -> list[Gam
     return [event("ArmorFitted", seat, card=card, character=character.card)]
 
 
-def decide_equip(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_equip(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card", "character")
     player = state.players[seat]
     card = _need_number(player, action["card"], "a weapon")
@@ -162,19 +163,19 @@ def decide_equip(state: State, seat: int, action: Mapping[str, Any]) -> list[Gam
     return [event("WeaponFitted", seat, card=card, character=character.card)]
 
 
-def decide_discard(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_discard(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card")
     card = need_card_in_hand(state.players[seat], action["card"])
     return [event("CardDiscarded", seat, card=card)]
 
 
-def decide_discard_character(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_discard_character(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "character")
     character = need_own_character(state.players[seat], action["character"])
     return [event("CharacterDismissed", seat, character=character.card, cards=character.cards())]
 
 
-def decide_barrage(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_barrage(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card", "fortress")
     card = need_card_in_hand(state.players[seat], action["card"])
     if FACTS[card].kind != BARRAGE:
@@ -190,15 +191,15 @@ def decide_barrage(state: State, seat: int, action: Mapping[str, Any]) -> list[G
 
 
 def _need_angel(state: State, seat: int, card: Any, kind: str) -> str:
-    card = need_card_in_hand(state.players[seat], card)
-    if kind not in angel_kinds(state, card):
+    ace = need_card_in_hand(state.players[seat], card)
+    if kind not in angel_kinds(state, ace):
         colour = "red" if kind == "life" else "black"
         rule = "an Ace" if state.winds_of_fate else f"a {colour} Ace"
         raise IllegalAction(f"Only {rule} can be played as an Angel of {kind.capitalize()}.")
-    return card
+    return ace
 
 
-def decide_angel_of_life(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_angel_of_life(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card", "character")
     card = _need_angel(state, seat, action["card"], "life")
     wanted = action["character"]
@@ -208,7 +209,7 @@ def decide_angel_of_life(state: State, seat: int, action: Mapping[str, Any]) -> 
     raise IllegalAction(f"{wanted!r} is not a character card in the Graveyard of a player still in the game.")
 
 
-def decide_angel_of_death(state: State, seat: int, action: Mapping[str, Any]) -> list[GameEvent]:
+def decide_angel_of_death(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
     need_fields(action, "card", "character")
     card = _need_angel(state, seat, action["card"], "death")
     wanted = action["character"]
@@ -231,7 +232,7 @@ def defeat(player: Player, seat: int, extra: list[str] | None = None) -> GameEve
     return event("PlayerDefeated", seat, cards=cards)
 
 
-TURN_MOVES = {
+TURN_MOVES: dict[str, Move] = {
     "draw": decide_draw,
     "deploy": decide_deploy,
     "armor": decide_armor,
