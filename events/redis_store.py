@@ -7,6 +7,10 @@ request, ``"<first>:<last>:<fingerprint>"``, kept 7 days; records without the fi
 are the old code's, honoured as they are). The feed
 ``<p>:feed`` and the game index ``<p>:games`` are global.
 
+Following: ``wait_for`` is one blocking XREAD on the game's stream. A subscription is a
+consumer group on the feed: XAUTOCLAIM takes over idle entries, XREADGROUP reads a
+consumer's own pending entries (id ``0``) and new ones (``>``), XACK acks.
+
 An append is one round trip: a Lua script checks the command id (and that a repeated
 one comes with the same request), the expected
 version and the head hash, XADDs every event, moves the head, records the command
@@ -28,6 +32,7 @@ from events.store import (
     CommandReused,
     EventStore,
     Notice,
+    Subscription,
     VersionConflict,
     now_iso,
     same_request,
@@ -90,6 +95,10 @@ end
 return {'ok', result}
 """
 )
+
+# How many of its own pending entries a consumer subscribed again reads back at once; any
+# beyond are taken over once idle, like a dead consumer's.
+OWN_PENDING_LIMIT = 10_000
 
 
 class RedisEventStore(EventStore):
@@ -216,15 +225,82 @@ class RedisEventStore(EventStore):
 
     def notices(self, after: str = "0", limit: int = 1000) -> list[Notice]:
         entries = self.redis.xrange(self.feed_key, min=f"({after}" if after != "0" else "-", max="+", count=limit)
-        return [
-            Notice(
-                entry_id.decode(),
-                fields[b"game"].decode(),
-                int(fields[b"version"]),
-                fields[b"type"].decode(),
-            )
-            for entry_id, fields in entries
-        ]
+        return [_notice(entry_id, fields) for entry_id, fields in entries]
+
+    def wait_for(self, game_id: str, after: int, timeout_seconds: float, limit: int | None = None) -> list[Envelope]:
+        streams = {self.key(game_id, "events"): f"{after}-0"}
+        reply = self.redis.xread(streams, count=limit, block=_block_ms(timeout_seconds))
+        return [Envelope.decode(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
+
+    def subscribe(self, group: str, consumer: str, claim_idle_seconds: float = 30.0) -> Subscription:
+        return RedisSubscription(self, group, consumer, claim_idle_seconds)
+
+
+class RedisSubscription(Subscription):
+    def __init__(self, store: RedisEventStore, group: str, consumer: str, claim_idle_seconds: float) -> None:
+        super().__init__(group, consumer, claim_idle_seconds)
+        self.store = store
+        self._opened = False
+
+    def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
+        r, feed = self.store.redis, self.store.feed_key
+        if not self._opened:
+            self._create_group()
+        idle_ms = round(self.claim_idle_seconds * 1000)
+        # Redis 6.2 answers [cursor, entries]; Redis 7 adds the ids it deleted.
+        entries = list(r.xautoclaim(feed, self.group, self.consumer, idle_ms, "0-0", count=count)[1])
+        if not self._opened:
+            for _, own in r.xreadgroup(self.group, self.consumer, {feed: "0"}, count=OWN_PENDING_LIMIT) or []:
+                entries.extend(own)
+            self._opened = True
+        block = None if entries else _block_ms(block_seconds)
+        for _, new in r.xreadgroup(self.group, self.consumer, {feed: ">"}, count=count, block=block) or []:
+            entries.extend(new)
+        # An entry deleted from the feed after it was handed out comes back without fields
+        # (and on Redis 6.2 XAUTOCLAIM without its id): there is nothing to apply.
+        gone = [entry_id for entry_id, fields in entries if not fields and entry_id is not None]
+        if gone:
+            r.xack(feed, self.group, *gone)
+        # Taken over and own pending entries can be the same entry; feed order, once each.
+        notices = {entry_id: _notice(entry_id, fields) for entry_id, fields in entries if fields}
+        return sorted(notices.values(), key=lambda notice: _feed_position(notice.id))
+
+    def ack(self, *notices: Notice) -> None:
+        if notices:
+            self.store.redis.xack(self.store.feed_key, self.group, *(notice.id for notice in notices))
+
+    def caught_up(self) -> bool:
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.xinfo_groups(self.store.feed_key)
+        pipe.xinfo_stream(self.store.feed_key)
+        try:
+            groups, stream = pipe.execute()
+        except redis.ResponseError:  # no feed yet
+            return False
+        # The group's last delivered id, not its lag: Redis 6.2 has no lag, and Redis 7 has
+        # none once an entry was deleted.
+        mine = next((g for g in groups if g["name"].decode() == self.group), None)
+        return mine is not None and mine["pending"] == 0 and mine["last-delivered-id"] == stream["last-generated-id"]
+
+    def _create_group(self) -> None:
+        try:
+            self.store.redis.xgroup_create(self.store.feed_key, self.group, id="0", mkstream=True)
+        except redis.ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+
+
+def _notice(entry_id: bytes, fields: dict[bytes, bytes]) -> Notice:
+    return Notice(entry_id.decode(), fields[b"game"].decode(), int(fields[b"version"]), fields[b"type"].decode())
+
+
+def _feed_position(notice_id: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in notice_id.split("-"))
+
+
+def _block_ms(seconds: float) -> int | None:
+    """The BLOCK argument for a wait of ``seconds``: none for no wait, as BLOCK 0 waits forever."""
+    return max(1, round(seconds * 1000)) if seconds > 0 else None
 
 
 def _recorded(record: str) -> tuple[AppendResult, str | None]:

@@ -1,6 +1,10 @@
 """The event store interface: one append-only, hash-chained log per game, plus a
 global feed of notices that read-model projectors consume.
 
+Readers that follow a log or the feed do it through the store too: ``wait_for`` waits
+for a game's next events (the event stream a client watches), and ``subscribe`` makes a
+consumer of a group that shares the feed out (the projector).
+
 Two implementations pass one contract suite: ``events.redis_store.RedisEventStore``
 and ``events.memory.MemoryEventStore``.
 """
@@ -69,6 +73,40 @@ class Notice:
     type: str
 
 
+class Subscription(abc.ABC):
+    """One consumer, named ``consumer``, of the consumer group ``group`` on the feed.
+
+    The group hands each notice to one of its consumers, and the notice stays pending
+    until that consumer acks it. Nothing handed out is lost when a consumer dies before
+    acking: subscribed again under the same name, its first ``receive`` returns its
+    pending notices; under any name, every ``receive`` takes over the notices left pending
+    for ``claim_idle_seconds`` or more (a dead consumer's, or one not acked because it could
+    not be applied).
+    """
+
+    def __init__(self, group: str, consumer: str, claim_idle_seconds: float) -> None:
+        self.group = group
+        self.consumer = consumer
+        self.claim_idle_seconds = claim_idle_seconds
+
+    @abc.abstractmethod
+    def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
+        """Notices for this consumer, in feed order: up to ``count`` taken over as idle,
+        this consumer's own pending ones on the first call, and up to ``count`` new ones.
+        Waits up to ``block_seconds`` for a new notice when there is none of these; [] when
+        none came. The first call creates the group if it is missing, reading the feed
+        from its start."""
+
+    @abc.abstractmethod
+    def ack(self, *notices: Notice) -> None:
+        """The notices are applied: the group hands them out no more."""
+
+    @abc.abstractmethod
+    def caught_up(self) -> bool:
+        """Whether the group exists, has handed out every notice of the feed and had each
+        one acked."""
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -118,6 +156,16 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     def notices(self, after: str = "0", limit: int = 1000) -> list[Notice]:
         """Feed entries after the feed id ``after``."""
+
+    @abc.abstractmethod
+    def wait_for(self, game_id: str, after: int, timeout_seconds: float, limit: int | None = None) -> list[Envelope]:
+        """The events after ``after``, oldest first, as soon as there is one (at once when
+        there is one already); [] when ``timeout_seconds`` pass first."""
+
+    @abc.abstractmethod
+    def subscribe(self, group: str, consumer: str, claim_idle_seconds: float = 30.0) -> Subscription:
+        """``consumer`` of the consumer group ``group`` on the feed (see ``Subscription``).
+        Subscribing sends nothing to the store: the first ``receive`` does."""
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         return [Envelope.decode(text) for _, text in self.read_raw(game_id, after, limit)]

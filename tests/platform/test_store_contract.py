@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 
 import fakeredis
@@ -274,3 +275,174 @@ def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monk
         redis_store.append("g", one(), 12, "bound", prev_hash=head, fingerprint="f2")
     assert [name.upper() for name in sent] == ["EVALSHA"] * 9
     assert redis_store.last_version("g") == 12
+
+
+# Following a log and the feed: ``wait_for`` (the event stream a client watches) and
+# subscriptions (the projector's consumer group).
+
+WAKE_TIMEOUT = 10.0
+
+
+def appended_later(store: EventStore, game: str, expected_version: int, delay: float = 0.2) -> threading.Timer:
+    timer = threading.Timer(delay, store.append, args=(game, one(), expected_version))
+    timer.start()
+    return timer
+
+
+def expect_fakeredis_not_to_block(request: pytest.FixtureRequest, store: EventStore) -> None:
+    """fakeredis (2.40) answers XREADGROUP with BLOCK and COUNT at once, without waiting."""
+    if isinstance(store, RedisEventStore) and isinstance(store.redis, fakeredis.FakeRedis):
+        request.applymarker(pytest.mark.xfail(strict=True, reason="fakeredis's XREADGROUP does not block"))
+
+
+def test_wait_for_returns_the_events_after_a_version_in_order_at_once(store: EventStore) -> None:
+    store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0)
+    store.append("g", one(), 2)
+    started = time.monotonic()
+    assert [(e.version, e.type) for e in store.wait_for("g", 1, WAKE_TIMEOUT)] == [(2, "B"), (3, "Ticked")]
+    assert [e.version for e in store.wait_for("g", 0, WAKE_TIMEOUT, limit=2)] == [1, 2]
+    assert time.monotonic() - started < WAKE_TIMEOUT
+
+
+@pytest.mark.timeout(60)
+def test_wait_for_returns_nothing_once_the_timeout_passes(store: EventStore) -> None:
+    store.append("g", one(), 0)
+    started = time.monotonic()
+    assert store.wait_for("g", 1, 0.3) == []
+    assert time.monotonic() - started >= 0.25, "it waited"
+    assert store.wait_for("nobody", 0, 0.05) == []
+    assert store.wait_for("g", 1, 0) == [], "a timeout of 0 does not wait (Redis's BLOCK 0 would wait forever)"
+
+
+@pytest.mark.timeout(60)
+def test_wait_for_wakes_when_another_thread_appends(store: EventStore) -> None:
+    store.append("g", one(), 0)
+    writer = appended_later(store, "g", 1)
+    started = time.monotonic()
+    woken = store.wait_for("g", 1, WAKE_TIMEOUT)
+    waited = time.monotonic() - started
+    writer.join()
+    assert [e.version for e in woken] == [2]
+    assert waited < WAKE_TIMEOUT, "woken by the append, not by the timeout"
+
+
+def append_commands(store: EventStore, *games: str) -> None:
+    for game in games:
+        store.append(game, one(game.upper()), store.last_version(game))
+
+
+def test_a_subscription_hands_out_the_feed_in_order_and_an_acked_notice_once(store: EventStore) -> None:
+    append_commands(store, "g1", "g2", "g1")
+    subscription = store.subscribe("projector", "p1")
+    received = subscription.receive(block_seconds=0.05)
+    assert received == store.notices()
+    assert [(n.game, n.version, n.type) for n in received] == [("g1", 1, "G1"), ("g2", 1, "G2"), ("g1", 2, "G1")]
+    subscription.ack(*received)
+    assert subscription.receive(block_seconds=0.05) == []
+    append_commands(store, "g2")
+    assert [(n.game, n.version) for n in subscription.receive(block_seconds=0.05)] == [("g2", 2)]
+
+
+def test_consumers_of_a_group_share_the_feed_and_each_group_gets_all_of_it(store: EventStore) -> None:
+    append_commands(store, "a", "b", "c")
+    first = store.subscribe("projector", "p1").receive(count=2, block_seconds=0.05)
+    second = store.subscribe("projector", "p2").receive(count=2, block_seconds=0.05)
+    other = store.subscribe("audit", "p1").receive(block_seconds=0.05)
+    assert [n.game for n in first] == ["a", "b"] and [n.game for n in second] == ["c"]
+    assert [n.game for n in other] == ["a", "b", "c"]
+
+
+def test_a_group_is_caught_up_when_every_notice_was_handed_out_and_acked(store: EventStore) -> None:
+    subscription = store.subscribe("projector", "p1")
+    assert not subscription.caught_up(), "no group before the first receive"
+    assert subscription.receive(block_seconds=0.05) == []
+    assert subscription.caught_up(), "an empty feed"
+    append_commands(store, "g", "h")
+    assert not subscription.caught_up()
+    first, second = subscription.receive(block_seconds=0.05)
+    subscription.ack(first)
+    assert not subscription.caught_up()
+    subscription.ack(second)
+    assert subscription.caught_up()
+    assert not store.subscribe("audit", "p1").caught_up()
+
+
+def test_a_consumer_subscribed_again_under_its_name_first_gets_what_it_did_not_ack(store: EventStore) -> None:
+    append_commands(store, "a", "b", "c")
+    doomed = store.subscribe("projector", "host-1")
+    applied, *unacked = doomed.receive(block_seconds=0.05)
+    doomed.ack(applied)
+    # The process dies here, and comes back under the same name.
+    restarted = store.subscribe("projector", "host-1")
+    append_commands(store, "d")
+    assert [n.game for n in restarted.receive(block_seconds=0.05)] == ["b", "c", "d"]
+    assert [n.game for n in unacked] == ["b", "c"]
+    assert restarted.receive(block_seconds=0.05) == [], "handed out again once, not on every receive"
+
+
+def test_another_consumer_takes_over_what_a_dead_one_left_idle(store: EventStore) -> None:
+    append_commands(store, "a", "b", "c")
+    doomed = store.subscribe("projector", "host-1")
+    applied, *_ = doomed.receive(block_seconds=0.05)
+    doomed.ack(applied)
+    # "host-1" dies here and never comes back.
+    patient = store.subscribe("projector", "host-2")
+    assert patient.receive(block_seconds=0.05) == [], "not idle for claim_idle_seconds yet"
+    survivor = store.subscribe("projector", "host-3", claim_idle_seconds=0)
+    taken = survivor.receive(block_seconds=0.05)
+    assert [n.game for n in taken] == ["b", "c"]
+    survivor.ack(*taken)
+    assert survivor.caught_up()
+
+
+def test_a_notice_not_acked_is_handed_out_again_once_idle(store: EventStore) -> None:
+    # The projector does not ack a game it could not apply: it comes back to be tried again.
+    append_commands(store, "bad", "good")
+    subscription = store.subscribe("projector", "p1", claim_idle_seconds=0)
+    bad, good = subscription.receive(block_seconds=0.05)
+    subscription.ack(good)
+    assert subscription.receive(block_seconds=0.05) == [bad]
+    subscription.ack(bad)
+    assert subscription.receive(block_seconds=0.05) == []
+
+
+@pytest.mark.timeout(60)
+def test_receive_returns_nothing_once_the_wait_passes(store: EventStore, request: pytest.FixtureRequest) -> None:
+    expect_fakeredis_not_to_block(request, store)
+    append_commands(store, "g")
+    subscription = store.subscribe("projector", "p1")
+    subscription.ack(*subscription.receive(block_seconds=0.05))
+    started = time.monotonic()
+    assert subscription.receive(block_seconds=0.3) == []
+    assert time.monotonic() - started >= 0.25, "it waited"
+
+
+@pytest.mark.timeout(60)
+def test_receive_wakes_when_another_thread_appends(store: EventStore, request: pytest.FixtureRequest) -> None:
+    expect_fakeredis_not_to_block(request, store)
+    subscription = store.subscribe("projector", "p1")
+    assert subscription.receive(block_seconds=0) == []
+    writer = appended_later(store, "g", 0)
+    started = time.monotonic()
+    woken = subscription.receive(block_seconds=WAKE_TIMEOUT)
+    waited = time.monotonic() - started
+    writer.join()
+    assert [(n.game, n.version) for n in woken] == [("g", 1)]
+    assert waited < WAKE_TIMEOUT, "woken by the append, not by the timeout"
+
+
+def test_following_keeps_to_the_stores_keys(redis_store: RedisEventStore) -> None:
+    # Everything a reader touches is under the prefix, which the tests' cleanup deletes.
+    assert redis_store.wait_for("g", 0, 0.05) == []
+    subscription = redis_store.subscribe("projector", "p1")
+    subscription.receive(block_seconds=0.05)
+    redis_store.append("g", one(), 0)
+    subscription.ack(*subscription.receive(block_seconds=0.05))
+    assert [e.version for e in redis_store.wait_for("g", 0, 0.05)] == [1]
+    keys = {k.decode() for k in redis_store.redis.scan_iter(match=f"{redis_store.prefix}:*")}
+    assert keys == {
+        redis_store.feed_key,
+        redis_store.games_key,
+        redis_store.key("g", "events"),
+        redis_store.key("g", "head"),
+    }
