@@ -446,3 +446,14 @@ def test_following_keeps_to_the_stores_keys(redis_store: RedisEventStore) -> Non
         redis_store.key("g", "events"),
         redis_store.key("g", "head"),
     }
+
+
+def test_a_feed_entry_deleted_after_it_was_handed_out_is_acked_not_received(redis_store: RedisEventStore) -> None:
+    append_commands(redis_store, "a", "b")
+    doomed = redis_store.subscribe("projector", "host-1")
+    first, second = doomed.receive(block_seconds=0.05)
+    redis_store.redis.xdel(redis_store.feed_key, first.id)
+    restarted = redis_store.subscribe("projector", "host-1")
+    assert restarted.receive(block_seconds=0.05) == [second]
+    restarted.ack(second)
+    assert restarted.caught_up()
