@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from games.base import (
     JSON,
@@ -20,35 +19,35 @@ from games.base import (
     GameBase,
     GameEvent,
     IllegalAction,
+    Move,
     Option,
     outcome_of,
+    redeal,
+    shuffled_hidden,
 )
 from games.cards import check_deck
-from games.fortress_royals import combat, tally
+from games.fortress_royals import attack, fortify, opening
+from games.fortress_royals.attack import legal_attack_turn
 from games.fortress_royals.deck import (
-    ACE,
     CAPTURED_POINTS,
-    DEALT,
     DECK,
     DRAW_VALUE,
-    FORTIFIED,
     PROTECTED_POINTS,
     ROYAL,
     TARGET_SCORES,
 )
+from games.fortress_royals.fortify import PLACES
+from games.fortress_royals.opening import ARRANGES, shuffled_deck
 from games.fortress_royals.state import (
     ARRANGE,
     ATTACK,
     CHOOSE_FIRST,
+    EVOLVERS,
     FORTIFY,
     OVER,
     REARRANGE,
     State,
-    evolve,
 )
-
-PLACES = [{"type": "place", "end": combat.LEFT}, {"type": "place", "end": combat.RIGHT}]
-ARRANGES = [{"type": "keep_dealt"}, {"type": "swap_dealt"}]
 
 
 def _orders(deck_option: JSON) -> list[list[str]]:
@@ -58,29 +57,6 @@ def _orders(deck_option: JSON) -> list[list[str]]:
     if all(isinstance(card, str) for card in deck_option):
         return [list(deck_option)]
     return [list(order) for order in deck_option]
-
-
-def _fields(action: Mapping[str, JSON], *names: str) -> None:
-    extra = sorted(set(action) - {"type", *names})
-    missing = [name for name in names if name not in action]
-    if extra:
-        raise IllegalAction(f"'{action['type']}' takes no field {', '.join(repr(n) for n in extra)}.")
-    if missing:
-        raise IllegalAction(f"'{action['type']}' needs the field {', '.join(repr(n) for n in missing)}.")
-
-
-def _seat_field(action: Mapping[str, JSON], name: str, players: int) -> int:
-    value = action[name]
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise IllegalAction(f"'{name}' must be a seat number from 0 to {players - 1}.")
-    return value
-
-
-def _end_field(action: Mapping[str, JSON], name: str) -> str:
-    value = action[name]
-    if value not in combat.SIDES:
-        raise IllegalAction(f'\'{name}\' must be "left" or "right".')
-    return str(value)
 
 
 class FortressRoyals(GameBase):
@@ -136,6 +112,8 @@ class FortressRoyals(GameBase):
         }
     )
     unfair_options = ("deck",)
+    evolvers = EVOLVERS
+    malformed_reason = 'An action is an object with a "type".'
 
     # --- options and setup -------------------------------------------------------
 
@@ -167,11 +145,11 @@ class FortressRoyals(GameBase):
                 {"players": players, "target": target, "rounds": rounds, "orders": orders},
             )
         ]
-        pile = list(orders[0]) if orders else self._shuffled(rng)
+        pile = list(orders[0]) if orders else shuffled_deck(rng)
         drawing = list(range(players))
         while True:
             if len(pile) < len(drawing):
-                pile = self._shuffled(rng)
+                pile = shuffled_deck(rng)
             cards: list[str | None] = [None] * players
             for seat in drawing:
                 cards[seat] = pile.pop(0)
@@ -181,15 +159,6 @@ class FortressRoyals(GameBase):
             if len(high) == 1:
                 return events
             drawing = high
-
-    @staticmethod
-    def _shuffled(rng: random.Random) -> list[str]:
-        cards = list(DECK)
-        rng.shuffle(cards)
-        return cards
-
-    def evolve(self, state: State | None, event: GameEvent) -> State:
-        return evolve(state, event)
 
     # --- who acts and what they may do --------------------------------------------
 
@@ -206,7 +175,7 @@ class FortressRoyals(GameBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         phase = state.phase
         if phase == ATTACK and seat == state.turn:
-            return self._attack_turn_actions(state, seat)
+            return legal_attack_turn(state, seat)
         if phase == FORTIFY and seat == state.turn:
             return [dict(place) for place in PLACES]
         if phase == ARRANGE and seat in state.waiting:
@@ -225,210 +194,23 @@ class FortressRoyals(GameBase):
             return [{"type": "choose_first", "seat": first} for first in range(state.players)]
         return []
 
-    def _attack_turn_actions(self, state: State, seat: int) -> list[Action]:
-        if state.pending is not None:
-            return [dict(place) for place in PLACES]
-        hand = state.hands[seat]
-        actions: list[Action] = []
-        if _may_call_done(hand):
-            actions.append({"type": "done"})
-        actions.append({"type": "pass"})
-        if state.deck:
-            actions += [{"type": "discard_ace", "card": card} for card in hand if ACE[card]]
-        for group in combat.attack_groups(hand):
-            for side in combat.SIDES:
-                actions.append({"type": "attack", "cards": list(group), "side": side})
-        return actions
-
     # --- decide ------------------------------------------------------------------
 
-    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.phase == OVER:
-            raise IllegalAction("The game is over.", code="game_over")
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction('An action is an object with a "type".')
-        if not isinstance(seat, int) or seat not in self.to_act(state):
-            raise IllegalAction(self._not_your_turn(state), code="not_your_turn")
-        verb = action["type"]
-        handler = _HANDLERS.get(verb)
-        if handler is None:
-            raise IllegalAction(f"There is no action '{verb}' in this game.")
-        return handler(self, state, seat, action, rng)
+    def is_over(self, state: State) -> bool:
+        return bool(state.phase == OVER)
 
-    def _not_your_turn(self, state: State) -> str:
+    def not_your_turn(self, state: State, seat: int) -> str:
         if state.phase in (ARRANGE, REARRANGE):
             return "You have already arranged your hand; the others are still arranging theirs."
         if state.phase == CHOOSE_FIRST:
             return f"Seat {state.chooser} chooses who goes first."
         return f"It is seat {state.turn}'s turn."
 
-    def _choose_first(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.phase != CHOOSE_FIRST:
-            raise IllegalAction("The first player is chosen only before a round.")
-        _fields(action, "seat")
-        first = _seat_field(action, "seat", state.players)
-        number = state.round + 1
-        even = state.players == 2 and number % 2 == 0
-        events = [
-            GameEvent("FirstPlayerChosen", {"by": seat, "seat": first}, seat),
-            GameEvent("RoundStarted", {"round": number, "direction": 1 if number % 2 else -1, "even": even}),
-        ]
-        if even:
-            deck = list(state.deck)
-        else:
-            if state.orders:
-                deck = list(state.orders[min(state.shuffles + 1, len(state.orders) - 1)])
-            else:
-                deck = self._shuffled(rng)
-            events.append(GameEvent("DeckShuffled", {"deck": deck}))
-        direction = 1 if number % 2 else -1
-        order = [(first + index * direction) % state.players for index in range(state.players)]
-        for place, dealt_to in enumerate(order):
-            cards = [deck[place + index * state.players] for index in range(DEALT)]
-            events.append(GameEvent("CardsDealt", {"seat": dealt_to, "cards": cards}))
-        return events
-
-    def _arrange(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.phase != ARRANGE:
-            raise IllegalAction("The two dealt cards are arranged only before the first draw.")
-        _fields(action)
-        swapped = action["type"] == "swap_dealt"
-        events = [GameEvent("DealtCardsArranged", {"seat": seat, "swapped": swapped}, seat)]
-        if state.waiting == {seat}:
-            first = state.first if state.first is not None else 0
-            events.append(GameEvent("CardDrawn", {"seat": first, "card": state.deck[0]}, first))
-        return events
-
-    def _place(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.pending is None:
-            raise IllegalAction("You have no drawn card to place.")
-        _fields(action, "end")
-        end = _end_field(action, "end")
-        events = [GameEvent("CardPlaced", {"seat": seat, "end": end}, seat)]
-        if state.phase == FORTIFY:
-            following = state.next_seat(seat)
-            if len(state.hands[following]) < FORTIFIED:
-                events.append(GameEvent("CardDrawn", {"seat": following, "card": state.deck[0]}, following))
-            else:
-                events.append(GameEvent("DrawsCompleted", {}))
-        return events
-
-    def _finalize(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        if state.phase != REARRANGE:
-            raise IllegalAction("You may move one card only once every hand has 10 cards.")
-        if action["type"] == "keep":
-            _fields(action)
-            return [GameEvent("HandFinalized", {"seat": seat, "move": None}, seat)]
-        _fields(action, "from", "to")
-        size = len(state.hands[seat])
-        positions = []
-        for name in ("from", "to"):
-            value = action[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
-                raise IllegalAction(f"'{name}' must be a position in your hand, from 0 to {size - 1}.")
-            positions.append(value)
-        if positions[0] == positions[1]:
-            raise IllegalAction('Moving a card to where it already is keeps the hand: send {"type": "keep"}.')
-        return [GameEvent("HandFinalized", {"seat": seat, "move": positions}, seat)]
-
-    def _turn_start(self, state: State, seat: int, verb: str) -> None:
-        if state.phase != ATTACK:
-            raise IllegalAction(f"You may {verb} only in the attacking phase.")
-        if state.pending is not None:
-            raise IllegalAction("Place the card you drew at the left or right end of your hand first.")
-
-    def _attack(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        self._turn_start(state, seat, "attack")
-        _fields(action, "cards", "side")
-        cards = action["cards"]
-        hand = state.hands[seat]
-        if not isinstance(cards, list):
-            raise IllegalAction("'cards' must be a list of the cards you attack with.")
-        problem = combat.attack_problem(hand, cards)
-        if problem:
-            raise IllegalAction(problem)
-        side = _end_field(action, "side")
-        target = state.next_seat(seat)
-        clash = combat.resolve(cards, state.hands[target], side)
-        royal_attackers = [card for card in cards if ROYAL[card]]
-        events = [
-            GameEvent(
-                "AttackResolved",
-                {
-                    "seat": seat,
-                    "target": target,
-                    "cards": list(cards),
-                    "side": side,
-                    "result": "blocked" if clash.blocked else "broken",
-                    "broken": list(clash.broken),
-                    "revealed": list(clash.revealed),
-                    "discarded": [card for card in cards if not ROYAL[card]]
-                    + [card for card in clash.broken if not ROYAL[card]],
-                    "captured_by_attacker": [card for card in clash.broken if ROYAL[card]],
-                    "captured_by_defender": royal_attackers,
-                },
-                seat,
-            )
-        ]
-        attacker_left = len(hand) - len(cards)
-        if not attacker_left or len(state.hands[target]) == len(clash.broken):
-            emptied = target if attacker_left else seat
-            events += self._end_round(evolve(state, events[0]), f"seat {emptied} ran out of cards")
-        return events
-
-    def _discard_ace(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        self._turn_start(state, seat, "discard an Ace")
-        _fields(action, "card")
-        card = action["card"]
-        if not isinstance(card, str) or card not in state.hands[seat]:
-            raise IllegalAction(f"{card!r} is not a card in your hand.")
-        if not ACE[card]:
-            raise IllegalAction("Only an Ace may be discarded to draw a new card.")
-        if not state.deck:
-            raise IllegalAction("The deck is empty: there is no card to draw for your Ace.")
-        return [
-            GameEvent("AceDiscarded", {"seat": seat, "card": card}, seat),
-            GameEvent("CardDrawn", {"seat": seat, "card": state.deck[0]}, seat),
-        ]
-
-    def _pass(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        self._turn_start(state, seat, "pass")
-        _fields(action)
-        events = [GameEvent("TurnPassed", {"seat": seat}, seat)]
-        if state.passes + 1 >= state.players:
-            events += self._end_round(evolve(state, events[0]), "every player passed")
-        return events
-
-    def _done(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        self._turn_start(state, seat, 'call "done"')
-        _fields(action)
-        if not _may_call_done(state.hands[seat]):
-            raise IllegalAction('You may call "done" only with at most one card other than royals in hand.')
-        called = GameEvent("DoneCalled", {"seat": seat}, seat)
-        return [called, *self._end_round(evolve(state, called), f'seat {seat} called "done"')]
-
-    def _end_round(self, state: State, reason: str) -> list[GameEvent]:
-        points = tally.round_points(state)
-        scores = [total + gained for total, gained in zip(state.scores, points, strict=True)]
-        result = tally.game_result(state, scores)
-        chooser = None if result else tally.next_chooser(state, points)
-        events = [
-            GameEvent(
-                "RoundEnded",
-                {
-                    "round": state.round,
-                    "reason": reason,
-                    "hands": [list(hand) for hand in state.hands],
-                    "points": points,
-                    "scores": scores,
-                    "chooser": chooser,
-                },
-            )
-        ]
-        if result:
-            winners, why = result
-            events.append(GameEvent("GameWon", {"winners": winners, "reason": why}))
-        return events
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        found = MOVES.get(kind)
+        if found is None:
+            raise IllegalAction(f"There is no action '{kind}' in this game.")
+        return found
 
     # --- what each seat sees ---------------------------------------------------
 
@@ -507,10 +289,8 @@ class FortressRoyals(GameBase):
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         hidden = self.secrets(state, seat)
-        pool = sorted(hidden)  # sorted first: the sample may depend on the rng, never on where the cards really are
-        rng.shuffle(pool)
-        refill = iter(pool)
-        hands = tuple(tuple(next(refill) if card in hidden else card for card in hand) for hand in state.hands)
+        refill = iter(shuffled_hidden(hidden, rng))
+        hands = tuple(redeal(hand, hidden, refill) for hand in state.hands)
         pending = next(refill) if state.pending in hidden else state.pending
         deck = tuple(next(refill) for _ in state.deck)
         return state.copy_with(hands=hands, pending=pending, deck=deck)
@@ -530,10 +310,6 @@ class FortressRoyals(GameBase):
         return 0.5 + 0.5 * math.tanh((projected[seat] - best_other) / 8.0)
 
 
-def _may_call_done(hand: Sequence[str]) -> bool:
-    return sum(1 for card in hand if not ROYAL[card]) <= 1
-
-
 def _round_prospect(state: State, seat: int) -> float:
     """Points the seat holds this round: captured royals in full, royals in hand
     discounted by how close they sit to an end, plus a little for cards in hand."""
@@ -547,15 +323,15 @@ def _round_prospect(state: State, seat: int) -> float:
     return gained + 0.1 * len(hand)
 
 
-_HANDLERS: dict[str, Any] = {
-    "choose_first": FortressRoyals._choose_first,
-    "keep_dealt": FortressRoyals._arrange,
-    "swap_dealt": FortressRoyals._arrange,
-    "place": FortressRoyals._place,
-    "keep": FortressRoyals._finalize,
-    "move": FortressRoyals._finalize,
-    "attack": FortressRoyals._attack,
-    "discard_ace": FortressRoyals._discard_ace,
-    "pass": FortressRoyals._pass,
-    "done": FortressRoyals._done,
+MOVES: dict[str, Move] = {
+    "choose_first": opening.choose_first,
+    "keep_dealt": opening.arrange,
+    "swap_dealt": opening.arrange,
+    "place": fortify.place,
+    "keep": fortify.finalize,
+    "move": fortify.finalize,
+    "attack": attack.attack,
+    "discard_ace": attack.discard_ace,
+    "pass": attack.pass_turn,
+    "done": attack.done,
 }

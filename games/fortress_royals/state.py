@@ -10,11 +10,10 @@ left end, the last index the right end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from games.base import GameEvent, replace
+from games.base import Evolver, GameEvent, evolve_by_type, next_seat, replace
 from games.fortress_royals.deck import DECK
 
 # Phases of play, in the order a round goes through them.
@@ -64,13 +63,15 @@ class State:
         return replace(self, **changes)
 
     def next_seat(self, seat: int) -> int:
-        return (seat + self.direction) % self.players
+        """The seat after ``seat`` in this round's direction of play."""
+        return next_seat(seat, self.players, self.direction)
 
     def with_hand(self, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
         return self.hands[:seat] + (hand,) + self.hands[seat + 1 :]
 
 
-def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
+def _game_started(state: State | None, event: GameEvent) -> State:
+    data = event.data
     players = data["players"]
     return State(
         players=players,
@@ -83,7 +84,8 @@ def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
     )
 
 
-def _first_cards_drawn(state: State, data: Mapping[str, Any]) -> State:
+def _first_cards_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     high = data["high"]
     draws = state.first_draws + (tuple(data["cards"]),)
     if len(high) == 1:
@@ -91,11 +93,13 @@ def _first_cards_drawn(state: State, data: Mapping[str, Any]) -> State:
     return state.copy_with(first_draws=draws)
 
 
-def _first_player_chosen(state: State, data: Mapping[str, Any]) -> State:
+def _first_player_chosen(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(first=data["seat"], chooser=None)
 
 
-def _round_started(state: State, data: Mapping[str, Any]) -> State:
+def _round_started(state: State, event: GameEvent) -> State:
+    data = event.data
     left_over = [card for hand in state.hands for card in hand]
     left_over += state.discard
     left_over += [card for pile in state.captured for card in pile]
@@ -119,11 +123,13 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _deck_shuffled(state: State, data: Mapping[str, Any]) -> State:
+def _deck_shuffled(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(deck=tuple(data["deck"]), set_aside=(), shuffles=state.shuffles + 1)
 
 
-def _cards_dealt(state: State, data: Mapping[str, Any]) -> State:
+def _cards_dealt(state: State, event: GameEvent) -> State:
+    data = event.data
     cards = tuple(data["cards"])
     return state.copy_with(
         hands=state.with_hand(data["seat"], cards),
@@ -131,29 +137,33 @@ def _cards_dealt(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _dealt_cards_arranged(state: State, data: Mapping[str, Any]) -> State:
+def _dealt_cards_arranged(state: State, event: GameEvent) -> State:
+    data = event.data
     seat = data["seat"]
     hands = state.with_hand(seat, state.hands[seat][::-1]) if data["swapped"] else state.hands
     waiting = state.waiting - {seat}
     return state.copy_with(hands=hands, waiting=waiting, phase=state.phase if waiting else FORTIFY)
 
 
-def _card_drawn(state: State, data: Mapping[str, Any]) -> State:
+def _card_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(pending=data["card"], deck=state.deck[1:])
 
 
-def _card_placed(state: State, data: Mapping[str, Any]) -> State:
+def _card_placed(state: State, event: GameEvent) -> State:
+    data = event.data
     seat = data["seat"]
     drawn = (cast(str, state.pending),)
     hand = drawn + state.hands[seat] if data["end"] == "left" else state.hands[seat] + drawn
     return state.copy_with(hands=state.with_hand(seat, hand), pending=None, turn=state.next_seat(seat), passes=0)
 
 
-def _draws_completed(state: State, data: Mapping[str, Any]) -> State:
+def _draws_completed(state: State, _: GameEvent) -> State:
     return state.copy_with(phase=REARRANGE, turn=None, waiting=frozenset(range(state.players)))
 
 
-def _hand_finalized(state: State, data: Mapping[str, Any]) -> State:
+def _hand_finalized(state: State, event: GameEvent) -> State:
+    data = event.data
     seat = data["seat"]
     hands = state.hands
     if data["move"] is not None:
@@ -167,7 +177,8 @@ def _hand_finalized(state: State, data: Mapping[str, Any]) -> State:
     return state.copy_with(hands=hands, waiting=waiting, phase=ATTACK, turn=state.first, passes=0)
 
 
-def _attack_resolved(state: State, data: Mapping[str, Any]) -> State:
+def _attack_resolved(state: State, event: GameEvent) -> State:
+    data = event.data
     seat, target = data["seat"], data["target"]
     attack = set(data["cards"])
     broken = set(data["broken"])
@@ -187,7 +198,8 @@ def _attack_resolved(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _ace_discarded(state: State, data: Mapping[str, Any]) -> State:
+def _ace_discarded(state: State, event: GameEvent) -> State:
+    data = event.data
     seat, ace = data["seat"], data["card"]
     hand = tuple(card for card in state.hands[seat] if card != ace)
     return state.copy_with(
@@ -197,15 +209,18 @@ def _ace_discarded(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
+def _turn_passed(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(turn=state.next_seat(data["seat"]), passes=state.passes + 1)
 
 
-def _done_called(state: State, data: Mapping[str, Any]) -> State:
+def _done_called(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(round_end=f"seat {data['seat']} called done")
 
 
-def _round_ended(state: State, data: Mapping[str, Any]) -> State:
+def _round_ended(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(
         phase=CHOOSE_FIRST,
         chooser=data["chooser"],
@@ -219,11 +234,12 @@ def _round_ended(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _game_won(state: State, data: Mapping[str, Any]) -> State:
+def _game_won(state: State, event: GameEvent) -> State:
+    data = event.data
     return state.copy_with(phase=OVER, chooser=None, winners=tuple(data["winners"]), result=data["reason"])
 
 
-EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
+EVOLVERS: dict[str, Evolver] = {
     "GameStarted": _game_started,
     "FirstCardsDrawn": _first_cards_drawn,
     "FirstPlayerChosen": _first_player_chosen,
@@ -245,4 +261,4 @@ EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
 
 
 def evolve(state: State | None, event: GameEvent) -> State:
-    return EVOLVERS[event.type](state, event.data)
+    return cast(State, evolve_by_type(EVOLVERS, state, event))
