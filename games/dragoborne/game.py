@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Option
+from games.base import JSON, Action, GameBase, GameEvent, Move, Option
 from games.dragoborne import cards, rules, table
 from games.dragoborne.cards import (
     BARRIERS_PER_FORT,
@@ -26,7 +26,7 @@ from games.dragoborne.cards import (
     deck_spec,
     expand,
 )
-from games.dragoborne.state import State, evolve
+from games.dragoborne.state import EVOLVERS, State
 
 PLAYERS = 2
 SCENARIO_MINIMUM = OPENING_HAND + FORTS * BARRIERS_PER_FORT
@@ -99,6 +99,8 @@ class Dragoborne(GameBase):
         }
     )
     unfair_options = ("deck", "first_player")
+    evolvers = EVOLVERS
+    lists_every_action = True
 
     def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
         problems: list[str] = []
@@ -165,17 +167,23 @@ class Dragoborne(GameBase):
         ]
         return events
 
-    def evolve(self, state: State | None, event: GameEvent) -> State:
-        return evolve(state, event)
-
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        return rules.decide(state, seat, action, rng)
+    def is_over(self, state: State) -> bool:
+        return bool(state.phase == "over")
+
+    def not_your_turn(self, state: State, seat: int) -> str:
+        return "It is not your turn to act."
+
+    def refusal(self, state: State, seat: int, action: Any) -> str:
+        return rules.why_illegal(state, seat, action)
+
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        return rules.play
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return table.view(state, seat, rules.to_act(state))

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from games.base import Action, EventBuilder, GameEvent, IllegalAction
+from games.base import Action, EventBuilder, GameEvent
 from games.dragoborne.cards import (
     CREATURES_PER_FORT,
     FORTS,
@@ -230,25 +230,14 @@ def _combat_actions(state: State, seat: int) -> list[Action]:
 # ---------------------------------------------------------------- decide
 
 
-def decide(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-    if not isinstance(action, Mapping) or dict(action) not in legal_actions(state, seat):
-        raise IllegalAction(why_illegal(state, seat, action), _code(state, seat))
+def play(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    """Every move, once the template has found it legal: its own step, then the queued
+    steps it set off (``settle``)."""
     b = Builder(state)
-    kind = action["type"]
-    if state.pending:
-        _PENDING_HANDLERS[kind](b, seat, action, rng)
-    else:
-        _HANDLERS[kind](b, seat, action, rng)
+    steps = _PENDING_HANDLERS if state.pending else _HANDLERS
+    steps[action["type"]](b, seat, action, rng)
     settle(b, rng)
     return b.events
-
-
-def _code(state: State, seat: int) -> str:
-    if state.phase == "over":
-        return "game_over"
-    if seat not in to_act(state):
-        return "not_your_turn"
-    return "illegal_action"
 
 
 def why_illegal(state: State, seat: int, action: Any) -> str:

@@ -7,11 +7,10 @@ module turns them back into tuples.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from games.base import GameEvent, replace
+from games.base import Evolver, GameEvent, evolve_by_type, replace
 from games.dragoborne.cards import FORTS, Card, Effect, card_of
 
 
@@ -129,7 +128,8 @@ def _remove(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------- setup and turn flow
 
 
-def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
+def _game_started(state: State | None, event: GameEvent) -> State:
+    data = event.data
     sides = tuple(
         Side(
             deck=tuple(deck),
@@ -142,13 +142,15 @@ def _game_started(state: State | None, data: Mapping[str, Any]) -> State:
     return State(sides=sides, decks=tuple(data["names"]), first=data["first"], active=data["first"])
 
 
-def _cards_drawn(state: State, data: Mapping[str, Any]) -> State:
+def _cards_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     cards = tuple(data["cards"])
     return with_side(state, data["seat"], replace(side, deck=side.deck[len(cards) :], hand=side.hand + cards))
 
 
-def _hand_mulliganed(state: State, data: Mapping[str, Any]) -> State:
+def _hand_mulliganed(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     returned = set(data["returned"])
     deck = tuple(data["deck"])
@@ -157,14 +159,16 @@ def _hand_mulliganed(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, data["seat"], replace(side, hand=hand, deck=deck[len(drawn) :], mulliganed=True))
 
 
-def _barriers_placed(state: State, data: Mapping[str, Any]) -> State:
+def _barriers_placed(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     forts = tuple(tuple(f) for f in data["forts"])
     used = sum(len(f) for f in forts)
     return with_side(state, data["seat"], replace(side, forts=forts, deck=side.deck[used:]))
 
 
-def _turn_started(state: State, data: Mapping[str, Any]) -> State:
+def _turn_started(state: State, event: GameEvent) -> State:
+    data = event.data
     seat = data["seat"]
     side = state.sides[seat]
     field = tuple(replace(c, rested=False, moved=False) for c in side.field)
@@ -172,7 +176,8 @@ def _turn_started(state: State, data: Mapping[str, Any]) -> State:
     return replace(state, active=seat, turn=data["turn"])
 
 
-def _dice_rolled(state: State, data: Mapping[str, Any]) -> State:
+def _dice_rolled(state: State, event: GameEvent) -> State:
+    data = event.data
     seat = data["seat"]
     side = state.sides[seat]
     dice = tuple(Die(d.colour, value) for d, value in zip(side.dice, data["values"], strict=True))
@@ -180,16 +185,19 @@ def _dice_rolled(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, seat, replace(side, dice=dice, field=field))
 
 
-def _phase_changed(state: State, data: Mapping[str, Any]) -> State:
+def _phase_changed(state: State, event: GameEvent) -> State:
+    data = event.data
     return replace(state, phase=data["phase"])
 
 
-def _resource_placed(state: State, data: Mapping[str, Any]) -> State:
+def _resource_placed(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     return with_side(state, data["seat"], replace(side, deck=side.deck[1:], resources=side.resources + (data["card"],)))
 
 
-def _card_discarded(state: State, data: Mapping[str, Any]) -> State:
+def _card_discarded(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(
@@ -199,7 +207,7 @@ def _card_discarded(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _damage_cleared(state: State, data: Mapping[str, Any]) -> State:
+def _damage_cleared(state: State, _: GameEvent) -> State:
     sides = tuple(
         replace(
             side,
@@ -211,7 +219,8 @@ def _damage_cleared(state: State, data: Mapping[str, Any]) -> State:
     return replace(state, sides=sides)
 
 
-def _game_ended(state: State, data: Mapping[str, Any]) -> State:
+def _game_ended(state: State, event: GameEvent) -> State:
+    data = event.data
     return replace(state, phase="over", winners=tuple(data["winners"]), reason=data["reason"], pending=())
 
 
@@ -222,7 +231,8 @@ def _pay(side: Side, paid: list[str]) -> frozenset[str]:
     return side.rested | frozenset(paid)
 
 
-def _creature_summoned(state: State, data: Mapping[str, Any]) -> State:
+def _creature_summoned(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(
@@ -238,7 +248,8 @@ def _creature_summoned(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _spell_cast(state: State, data: Mapping[str, Any]) -> State:
+def _spell_cast(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(
@@ -254,7 +265,8 @@ def _spell_cast(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _die_assigned(state: State, data: Mapping[str, Any]) -> State:
+def _die_assigned(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     index = data["die"]
     dice = list(side.dice)
@@ -268,7 +280,8 @@ def _die_assigned(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, data["seat"], _swap_creature(side, replace(creature, cross=index)))
 
 
-def _ability_activated(state: State, data: Mapping[str, Any]) -> State:
+def _ability_activated(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     side = replace(side, rested=_pay(side, data["paid"]))
     if data["die"] is not None:
@@ -282,14 +295,16 @@ def _ability_activated(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, data["seat"], side)
 
 
-def _creature_moved(state: State, data: Mapping[str, Any]) -> State:
+def _creature_moved(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     creature = side.creature(data["creature"])
     assert creature is not None
     return with_side(state, data["seat"], _swap_creature(side, replace(creature, fort=data["fort"], moved=True)))
 
 
-def _creatures_switched(state: State, data: Mapping[str, Any]) -> State:
+def _creatures_switched(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     first, second = (side.creature(card) for card in data["creatures"])
     assert first is not None and second is not None
@@ -300,16 +315,18 @@ def _creatures_switched(state: State, data: Mapping[str, Any]) -> State:
 # ---------------------------------------------------------------- the queue and combat
 
 
-def _effects_queued(state: State, data: Mapping[str, Any]) -> State:
+def _effects_queued(state: State, event: GameEvent) -> State:
+    data = event.data
     items = tuple(Pending(kind, seat, source, where, index) for kind, seat, source, where, index in data["items"])
     return replace(state, pending=items + state.pending)
 
 
-def _pending_resolved(state: State, data: Mapping[str, Any]) -> State:
+def _pending_resolved(state: State, _: GameEvent) -> State:
     return replace(state, pending=state.pending[1:])
 
 
-def _attack_declared(state: State, data: Mapping[str, Any]) -> State:
+def _attack_declared(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     creature = side.creature(data["creature"])
     assert creature is not None
@@ -317,17 +334,19 @@ def _attack_declared(state: State, data: Mapping[str, Any]) -> State:
     return replace(state, attack=(creature.id, data["fort"]))
 
 
-def _attack_blocked(state: State, data: Mapping[str, Any]) -> State:
+def _attack_blocked(state: State, event: GameEvent) -> State:
+    data = event.data
     if "creature" not in data:
         return state
-    return _creature_rested(state, data)
+    return _creature_rested(state, event)
 
 
-def _attack_ended(state: State, data: Mapping[str, Any]) -> State:
+def _attack_ended(state: State, _: GameEvent) -> State:
     return replace(state, attack=None)
 
 
-def _creature_damaged(state: State, data: Mapping[str, Any]) -> State:
+def _creature_damaged(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     creature = side.creature(data["creature"])
     assert creature is not None
@@ -336,14 +355,16 @@ def _creature_damaged(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _shield_damaged(state: State, data: Mapping[str, Any]) -> State:
+def _shield_damaged(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     dice = list(side.dice)
     dice[data["die"]] = replace(dice[data["die"]], damage=dice[data["die"]].damage + data["amount"])
     return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
 
 
-def _creature_destroyed(state: State, data: Mapping[str, Any]) -> State:
+def _creature_destroyed(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["creature"]
     return with_side(
@@ -358,14 +379,16 @@ def _creature_destroyed(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _shield_destroyed(state: State, data: Mapping[str, Any]) -> State:
+def _shield_destroyed(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     dice = list(side.dice)
     dice[data["die"]] = replace(dice[data["die"]], use="spent", fort=None, damage=0)
     return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
 
 
-def _barrier_broken(state: State, data: Mapping[str, Any]) -> State:
+def _barrier_broken(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     fort = data["fort"]
     card = side.forts[fort][-1]
@@ -373,11 +396,12 @@ def _barrier_broken(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, data["seat"], replace(side, forts=forts, lifted=side.lifted + (card,)))
 
 
-def _fort_destroyed(state: State, data: Mapping[str, Any]) -> State:
+def _fort_destroyed(state: State, _: GameEvent) -> State:
     return state
 
 
-def _fort_burst(state: State, data: Mapping[str, Any]) -> State:
+def _fort_burst(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(
@@ -385,7 +409,8 @@ def _fort_burst(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _barrier_taken(state: State, data: Mapping[str, Any]) -> State:
+def _barrier_taken(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(state, data["seat"], replace(side, lifted=_remove(side.lifted, card), hand=side.hand + (card,)))
@@ -394,21 +419,24 @@ def _barrier_taken(state: State, data: Mapping[str, Any]) -> State:
 # ---------------------------------------------------------------- effect primitives
 
 
-def _creature_rested(state: State, data: Mapping[str, Any]) -> State:
+def _creature_rested(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     creature = side.creature(data["creature"])
     assert creature is not None
     return with_side(state, data["seat"], _swap_creature(side, replace(creature, rested=True)))
 
 
-def _creature_stood(state: State, data: Mapping[str, Any]) -> State:
+def _creature_stood(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     creature = side.creature(data["creature"])
     assert creature is not None
     return with_side(state, data["seat"], _swap_creature(side, replace(creature, rested=False)))
 
 
-def _creature_returned(state: State, data: Mapping[str, Any]) -> State:
+def _creature_returned(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["creature"]
     return with_side(
@@ -424,7 +452,8 @@ def _creature_returned(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _barrier_added(state: State, data: Mapping[str, Any]) -> State:
+def _barrier_added(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     fort = data["fort"]
     card = side.deck[0]
@@ -432,14 +461,16 @@ def _barrier_added(state: State, data: Mapping[str, Any]) -> State:
     return with_side(state, data["seat"], replace(side, deck=side.deck[1:], forts=forts))
 
 
-def _die_rerolled(state: State, data: Mapping[str, Any]) -> State:
+def _die_rerolled(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     dice = list(side.dice)
     dice[data["die"]] = replace(dice[data["die"]], value=data["value"])
     return with_side(state, data["seat"], replace(side, dice=tuple(dice)))
 
 
-def _card_searched(state: State, data: Mapping[str, Any]) -> State:
+def _card_searched(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     card = data["card"]
     return with_side(
@@ -449,12 +480,13 @@ def _card_searched(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _deck_shuffled(state: State, data: Mapping[str, Any]) -> State:
+def _deck_shuffled(state: State, event: GameEvent) -> State:
+    data = event.data
     side = state.sides[data["seat"]]
     return with_side(state, data["seat"], replace(side, deck=tuple(data["deck"])))
 
 
-EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
+EVOLVERS: dict[str, Evolver] = {
     "GameStarted": _game_started,
     "CardsDrawn": _cards_drawn,
     "HandMulliganed": _hand_mulliganed,
@@ -496,7 +528,7 @@ EVOLVERS: dict[str, Callable[[Any, Mapping[str, Any]], State]] = {
 
 
 def evolve(state: State | None, event: GameEvent) -> State:
-    return EVOLVERS[event.type](state, event.data)
+    return cast(State, evolve_by_type(EVOLVERS, state, event))
 
 
 # ---------------------------------------------------------------- derived stats

@@ -13,7 +13,7 @@ import math
 import random
 from typing import Any
 
-from games.base import GameEvent, outcome_of, replace
+from games.base import GameEvent, outcome_of, redeal, replace, shuffled_hidden
 from games.dragoborne.cards import card_of
 from games.dragoborne.state import Pending, Side, State, remaining_edr, stats
 
@@ -46,10 +46,10 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     sides = []
     for owner, side in enumerate(state.sides):
         unseen_hand = [] if owner == seat else [c for c in side.hand if c not in side.known]
-        pool = sorted(unseen_hand + list(side.deck) + [card for pile in side.forts for card in pile])
-        rng.shuffle(pool)  # sorted first, so the re-deal depends only on what the seat knows
-        dealt = iter(pool)
-        hand = tuple(next(dealt) if card in unseen_hand else card for card in side.hand) if unseen_hand else side.hand
+        dealt = iter(
+            shuffled_hidden(unseen_hand + list(side.deck) + [card for pile in side.forts for card in pile], rng)
+        )
+        hand = redeal(side.hand, unseen_hand, dealt) if unseen_hand else side.hand
         deck = tuple(next(dealt) for _ in side.deck)
         forts = tuple(tuple(next(dealt) for _ in pile) for pile in side.forts)
         sides.append(replace(side, hand=hand, deck=deck, forts=forts))
