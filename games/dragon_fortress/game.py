@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Option, State, outcome_of, replace
+from games.base import JSON, Action, GameBase, GameEvent, Move, Option, outcome_of, redeal, replace, shuffled_hidden
 from games.dragon_fortress import rules
 from games.dragon_fortress.cards import (
     CALL_CARD,
@@ -27,14 +28,14 @@ from games.dragon_fortress.cards import (
     in_play,
     instance_ids,
 )
-from games.dragon_fortress.state import STEP_OVER, Table, dragon_at, evolve
+from games.dragon_fortress.state import EVOLVERS, STEP_OVER, State, dragon_at
 
 
 def common_cards(players: int) -> list[str]:
     return [card for t in COMMON_TYPES for card in in_play(t, players)]
 
 
-def final_scores(table: Table) -> list[dict[str, int]]:
+def final_scores(table: State) -> list[dict[str, int]]:
     """Victory points plus the Estate bonus (shared on a two-way tie, none on a wider tie)
     and the Fortress bonus (none on a tie), per seat."""
     estate = [rules.estate_power(e.line) for e in table.estates]
@@ -82,6 +83,8 @@ class DragonFortress(GameBase):
         ),
     )
     irreversible_types = frozenset({"GameSetUp", "CommonCardDrawn", "DragonCalled"})
+    evolvers = EVOLVERS
+    lists_every_action = True
     unfair_options = ("deck",)
 
     # --- setup -------------------------------------------------------------------------
@@ -138,22 +141,25 @@ class DragonFortress(GameBase):
 
     # --- the decider -------------------------------------------------------------------
 
-    def evolve(self, state: State | None, event: GameEvent) -> State:
-        return evolve(state, event)
-
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        return rules.decide(state, seat, action, rng)
+    def is_over(self, state: State) -> bool:
+        return state.step == STEP_OVER
+
+    def refusal(self, state: State, seat: int, action: Any) -> str:
+        return rules.refusal(state, seat, action)
+
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        return rules.MOVES[kind]
 
     # --- hidden information ------------------------------------------------------------
 
     def secrets(self, state: State, seat: int | None) -> frozenset[str]:
-        table: Table = state
+        table: State = state
         hidden = {card for card in table.supply if card != CALL_CARD}
         for other, estate in enumerate(table.estates):
             if other != seat:
@@ -163,25 +169,18 @@ class DragonFortress(GameBase):
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """Re-deal the common cards ``seat`` cannot see (the supply, except the Call card whose
         depth everyone saw, and the other hands, except their gold, drawn face up)."""
-        table: Table = state
-        pool = [card for card in table.supply if card != CALL_CARD]
-        for other, estate in enumerate(table.estates):
-            if other != seat:
-                pool.extend(card for card in estate.hand if card not in GOLD_IDS)
-        pool.sort()  # sorted first: the sample may depend on the rng, never on where the cards really are
-        rng.shuffle(pool)
-        cards = iter(pool)
-        supply = tuple(card if card == CALL_CARD else next(cards) for card in table.supply)
+        table: State = state
+        hidden = self.secrets(table, seat)
+        cards = iter(shuffled_hidden(hidden, rng))
+        supply = redeal(table.supply, hidden, cards)
         estates = tuple(
-            estate
-            if other == seat
-            else replace(estate, hand=tuple(card if card in GOLD_IDS else next(cards) for card in estate.hand))
+            estate if other == seat else replace(estate, hand=redeal(estate.hand, hidden, cards))
             for other, estate in enumerate(table.estates)
         )
         return replace(table, supply=supply, estates=estates)
 
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
-        table: Table = state
+        table: State = state
         players = []
         for other, estate in enumerate(table.estates):
             line = estate.line
@@ -261,7 +260,7 @@ class DragonFortress(GameBase):
     # --- the end -----------------------------------------------------------------------
 
     def outcome(self, state: State) -> dict[str, JSON] | None:
-        table: Table = state
+        table: State = state
         if table.step != STEP_OVER:
             return None
         totals = [s["total"] for s in final_scores(table)]
@@ -277,7 +276,7 @@ class DragonFortress(GameBase):
         """A projected score for every seat (points on the table, the bonuses as they stand,
         and a discounted value for hand, gold, phases and the dragon's threat), squashed to
         [0, 1] around the margin over the best opponent."""
-        table: Table = state
+        table: State = state
         if table.step == STEP_OVER:
             result = self.outcome(table)
             assert result is not None
@@ -297,7 +296,7 @@ class DragonFortress(GameBase):
 MOST_GOLD_NEEDED = max(upgrade.gold_cost for upgrade in UPGRADES)  # gold beyond this buys nothing more
 
 
-def _projection(table: Table, seat: int) -> float:
+def _projection(table: State, seat: int) -> float:
     estate = table.estates[seat]
     line = estate.line
     value = float(rules.victory_points(estate))

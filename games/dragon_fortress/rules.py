@@ -10,7 +10,10 @@ table as it stands after the previous event.
 
 from __future__ import annotations
 
-from games.base import Action, GameEvent, IllegalAction
+import random
+from typing import Any
+
+from games.base import Action, EventBuilder, GameEvent, Move, next_seat
 from games.dragon_fortress.cards import (
     CALL_CARD,
     DRAGON_IDS,
@@ -35,7 +38,7 @@ from games.dragon_fortress.state import (
     STEP_PLACE,
     STEP_SACRIFICE,
     Estate,
-    Table,
+    State,
     dragon_at,
     evolve,
 )
@@ -102,7 +105,7 @@ def entry_index(line: tuple[str, ...], card: str) -> int:
 # --- legal actions --------------------------------------------------------------------
 
 
-def to_act(table: Table) -> frozenset[int]:
+def to_act(table: State) -> frozenset[int]:
     if table.step == STEP_OVER:
         return frozenset()
     return frozenset((table.turn,))
@@ -114,7 +117,7 @@ def movable(line: tuple[str, ...]) -> list[str]:
     return [card for at, card in enumerate(line) if at > 0 and card in MOVABLE_IDS and line[at - 1] not in DRAGON_IDS]
 
 
-def purchase_problem(table: Table, seat: int, upgrade: CardType) -> str | None:
+def purchase_problem(table: State, seat: int, upgrade: CardType) -> str | None:
     """Why ``seat`` may not purchase ``upgrade`` now, or None when it may."""
     estate = table.estates[seat]
     index = UPGRADE_INDEX[upgrade.key]
@@ -134,7 +137,7 @@ def purchase_problem(table: Table, seat: int, upgrade: CardType) -> str | None:
     return None
 
 
-def advance_problem(table: Table, seat: int) -> str | None:
+def advance_problem(table: State, seat: int) -> str | None:
     estate = table.estates[seat]
     if estate.reached >= len(PHASES):
         return "You have advanced to every phase."
@@ -149,7 +152,7 @@ def advance_problem(table: Table, seat: int) -> str | None:
     return None
 
 
-def acquire_actions(table: Table, seat: int) -> list[Action]:
+def acquire_actions(table: State, seat: int) -> list[Action]:
     actions: list[Action] = []
     if table.supply:
         actions.append({"type": "draw", "pile": "common"})
@@ -163,7 +166,7 @@ def acquire_actions(table: Table, seat: int) -> list[Action]:
     return actions
 
 
-def legal_actions(table: Table, seat: int) -> list[Action]:
+def legal_actions(table: State, seat: int) -> list[Action]:
     if table.step == STEP_OVER or seat != table.turn:
         return []
     estate = table.estates[seat]
@@ -179,63 +182,86 @@ def legal_actions(table: Table, seat: int) -> list[Action]:
 # --- decide ---------------------------------------------------------------------------
 
 
-class _Run:
+class Run(EventBuilder):
     """The events of one decision, each folded at once so the next sees its effect."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.events: list[GameEvent] = []
-
-    def emit(self, kind: str, seat: int, **data: object) -> None:
-        event = GameEvent(kind, data, seat)
-        self.events.append(event)
-        self.table = evolve(self.table, event)
+    def __init__(self, table: State) -> None:
+        super().__init__(table, evolve)
 
     @property
     def over(self) -> bool:
-        return self.table.step == STEP_OVER
+        return bool(self.state.step == STEP_OVER)
 
 
-def decide(table: Table, seat: int, action: Action, rng: object) -> list[GameEvent]:
-    if table.step == STEP_OVER:
-        raise IllegalAction("The game is over.", code="game_over")
-    if seat != table.turn:
-        raise IllegalAction("It is not your turn.", code="not_your_turn")
-    if not isinstance(action, dict) or action not in legal_actions(table, seat):
-        raise IllegalAction(_refusal(table, seat, action))
-    run = _Run(table)
-    kind = action["type"]
-    if kind == "move":
-        run.emit("EstateCardMoved", seat, card=action["card"])
-        _dragon_turn(run, seat)
-    elif kind == "stay":
-        run.emit("EstateMoveForgone", seat)
-        _dragon_turn(run, seat)
-    elif kind == "sacrifice":
-        _sacrifice(run, seat)
-    elif kind == "spare":
-        _spare(run, seat)
-    elif kind == "draw" and action["pile"] == "gold":
-        run.emit("GoldDrawn", seat, card=table.gold[0])
-    elif kind == "draw":
-        _draw_common(run, seat)
-    elif kind == "purchase":
-        pile = table.upgrade_piles[UPGRADE_INDEX[action["card"]]]
-        card = pile[0]
-        run.emit("StructurePurchased", seat, card=card, at=entry_index(table.estates[seat].line, card))
-        _after_front_line(run, seat, card)
-    elif kind == "advance":
-        card = table.phase_piles[table.estates[seat].reached][0]
-        run.emit("PhaseAdvanced", seat, card=card, at=entry_index(table.estates[seat].line, card))
-        _after_front_line(run, seat, card)
-    else:
-        card = action["card"]
-        run.emit("CardPlaced", seat, card=card, at=entry_index(table.estates[seat].line, card))
-        _after_front_line(run, seat, card)
+def _move_card(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    run = Run(table)
+    run.emit("EstateCardMoved", {"card": action["card"]}, seat)
+    _dragon_turn(run, seat)
     return run.events
 
 
-def _refusal(table: Table, seat: int, action: Action) -> str:
+def _stay(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    run = Run(table)
+    run.emit("EstateMoveForgone", {}, seat)
+    _dragon_turn(run, seat)
+    return run.events
+
+
+def _sacrifice_tower(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    run = Run(table)
+    _sacrifice(run, seat)
+    return run.events
+
+
+def _spare_tower(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    run = Run(table)
+    _spare(run, seat)
+    return run.events
+
+
+def _draw(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    run = Run(table)
+    if action["pile"] == "gold":
+        run.emit("GoldDrawn", {"card": table.gold[0]}, seat)
+    else:
+        _draw_common(run, seat)
+    return run.events
+
+
+def _purchase(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    card = table.upgrade_piles[UPGRADE_INDEX[action["card"]]][0]
+    return _to_front_line(table, seat, "StructurePurchased", card)
+
+
+def _advance(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    card = table.phase_piles[table.estates[seat].reached][0]
+    return _to_front_line(table, seat, "PhaseAdvanced", card)
+
+
+def _place(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    return _to_front_line(table, seat, "CardPlaced", action["card"])
+
+
+def _to_front_line(table: State, seat: int, kind: str, card: str) -> list[GameEvent]:
+    run = Run(table)
+    run.emit(kind, {"card": card, "at": entry_index(table.estates[seat].line, card)}, seat)
+    _after_front_line(run, seat, card)
+    return run.events
+
+
+MOVES: dict[str, Move] = {
+    "move": _move_card,
+    "stay": _stay,
+    "sacrifice": _sacrifice_tower,
+    "spare": _spare_tower,
+    "draw": _draw,
+    "purchase": _purchase,
+    "advance": _advance,
+    "place": _place,
+}
+
+
+def refusal(table: State, seat: int, action: Any) -> str:
     """A sentence saying why ``action`` is not one of the legal ones."""
     if not isinstance(action, dict):
         return "An action is a JSON object with a 'type'."
@@ -290,9 +316,9 @@ def _refusal(table: Table, seat: int, action: Action) -> str:
     return "That action is not possible now."
 
 
-def _dragon_turn(run: _Run, seat: int) -> None:
+def _dragon_turn(run: Run, seat: int) -> None:
     """After the Estate Move (made or forgone) the dragon in the line must move."""
-    line = run.table.estates[seat].line
+    line = run.state.estates[seat].line
     at = dragon_at(line)
     if at is not None:
         dragon = line[at]
@@ -303,115 +329,115 @@ def _dragon_turn(run: _Run, seat: int) -> None:
     _to_acquire(run, seat)
 
 
-def _march(run: _Run, seat: int, dragon: str, steps: int) -> None:
+def _march(run: Run, seat: int, dragon: str, steps: int) -> None:
     while steps > 0:
-        line = run.table.estates[seat].line
+        line = run.state.estates[seat].line
         at = line.index(dragon)
         if at == 0:
             return
         passed = line[at - 1]
-        run.emit("DragonAdvanced", seat, dragon=dragon, passed=passed)
+        run.emit("DragonAdvanced", {"dragon": dragon, "passed": passed}, seat)
         steps -= 1
         if passed in SACRIFICE_IDS:
-            run.emit("SacrificeOffered", seat, dragon=dragon, tower=passed, steps_left=steps)
+            run.emit("SacrificeOffered", {"dragon": dragon, "tower": passed, "steps_left": steps}, seat)
             return
         if _after_pass(run, seat, dragon, passed):
             return
 
 
-def _after_pass(run: _Run, seat: int, dragon: str, passed: str) -> bool:
+def _after_pass(run: Run, seat: int, dragon: str, passed: str) -> bool:
     """Raze the card just passed over, then count damage; True when the dragon is gone."""
     dragon_type, passed_type = TYPE_OF[dragon], TYPE_OF[passed]
     if razes(dragon_type, passed_type):
-        run.emit("CardRazed", seat, card=passed, dragon=dragon)
+        run.emit("CardRazed", {"card": passed, "dragon": dragon}, seat)
         if passed_type.kind == "gold":
             _flee(run, seat, dragon)
             return True
     return _check_damage(run, seat, dragon)
 
 
-def _check_damage(run: _Run, seat: int, dragon: str) -> bool:
-    line = run.table.estates[seat].line
+def _check_damage(run: Run, seat: int, dragon: str) -> bool:
+    line = run.state.estates[seat].line
     dealt = damage(line, line.index(dragon))
     if dealt < TYPE_OF[dragon].strength:
         return False
-    run.emit("DragonDefeated", seat, dragon=dragon, damage=dealt)
+    run.emit("DragonDefeated", {"dragon": dragon, "damage": dealt}, seat)
     _maybe_final(run, seat, dragon)
     return True
 
 
-def _maybe_final(run: _Run, seat: int, dragon: str) -> None:
+def _maybe_final(run: Run, seat: int, dragon: str) -> None:
     if TYPE_OF[dragon].ends_game:
-        run.emit("GameEnded", seat, reason="terror", dispersed=_dragons_in_lines(run.table))
+        run.emit("GameEnded", {"reason": "terror", "dispersed": _dragons_in_lines(run.state)}, seat)
 
 
-def _dragons_in_lines(table: Table) -> list[str]:
+def _dragons_in_lines(table: State) -> list[str]:
     return [card for estate in table.estates for card in estate.line if card in DRAGON_IDS]
 
 
-def _flee(run: _Run, seat: int, dragon: str) -> None:
+def _flee(run: Run, seat: int, dragon: str) -> None:
     """Counter-clockwise to the first player with no (other) dragon in their line; back to
     the fleeing player last; out of the game when every line holds another dragon."""
-    players = run.table.players
+    players = run.state.players
     target = None
     for step in range(1, players + 1):
-        candidate = (seat - step) % players
-        if not any(card in DRAGON_IDS and card != dragon for card in run.table.estates[candidate].line):
+        candidate = next_seat(seat, players, -step)
+        if not any(card in DRAGON_IDS and card != dragon for card in run.state.estates[candidate].line):
             target = candidate
             break
-    run.emit("DragonFled", seat, dragon=dragon, to=target)
+    run.emit("DragonFled", {"dragon": dragon, "to": target}, seat)
 
 
-def _to_acquire(run: _Run, seat: int) -> None:
-    if run.table.step == STEP_ACQUIRE and not acquire_actions(run.table, seat):
-        run.emit("AcquireForgone", seat)
+def _to_acquire(run: Run, seat: int) -> None:
+    if run.state.step == STEP_ACQUIRE and not acquire_actions(run.state, seat):
+        run.emit("AcquireForgone", {}, seat)
 
 
-def _sacrifice(run: _Run, seat: int) -> None:
-    pending = run.table.pending
+def _sacrifice(run: Run, seat: int) -> None:
+    pending = run.state.pending
     assert pending is not None
-    run.emit("TowerSacrificed", seat, tower=pending.tower, dragon=pending.dragon)
-    run.emit("DragonDefeated", seat, dragon=pending.dragon, damage=None)
+    run.emit("TowerSacrificed", {"tower": pending.tower, "dragon": pending.dragon}, seat)
+    run.emit("DragonDefeated", {"dragon": pending.dragon, "damage": None}, seat)
     _maybe_final(run, seat, pending.dragon)
     _to_acquire(run, seat)
 
 
-def _spare(run: _Run, seat: int) -> None:
-    pending = run.table.pending
+def _spare(run: Run, seat: int) -> None:
+    pending = run.state.pending
     assert pending is not None
-    run.emit("SacrificeDeclined", seat, tower=pending.tower, dragon=pending.dragon)
+    run.emit("SacrificeDeclined", {"tower": pending.tower, "dragon": pending.dragon}, seat)
     if not _after_pass(run, seat, pending.dragon, pending.tower):
         _march(run, seat, pending.dragon, pending.steps_left)
     _to_acquire(run, seat)
 
 
-def _draw_common(run: _Run, seat: int) -> None:
-    table = run.table
+def _draw_common(run: Run, seat: int) -> None:
+    table = run.state
     top = table.supply[0]
     if top != CALL_CARD:
-        run.emit("CommonCardDrawn", seat, card=top)
+        run.emit("CommonCardDrawn", {"card": top}, seat)
         return
     dragon, rest = table.dragons[0], table.dragons[1:]
     returned_at = min(TYPE_OF[rest[0]].placement, len(table.supply) - 1) if rest else None
     old_at = dragon_at(table.estates[seat].line)
-    run.emit("DragonCalled", seat, dragon=dragon, call_returned_at=returned_at)
+    run.emit("DragonCalled", {"dragon": dragon, "call_returned_at": returned_at}, seat)
     if old_at is not None:
         _flee(run, seat, table.estates[seat].line[old_at])
     _end_turn(run, seat)
 
 
-def _after_front_line(run: _Run, seat: int, card: str) -> None:
+def _after_front_line(run: Run, seat: int, card: str) -> None:
     """A new tower behind a dragon targets it at once; then the turn ends."""
     if card in TOWER_IDS:
-        line = run.table.estates[seat].line
+        line = run.state.estates[seat].line
         at = dragon_at(line)
         if at is not None and _check_damage(run, seat, line[at]) and run.over:
             return
     _end_turn(run, seat)
 
 
-def _end_turn(run: _Run, seat: int) -> None:
-    if not run.table.estates[seat].hand:
-        run.emit("GameEnded", seat, reason="hand", dispersed=_dragons_in_lines(run.table))
+def _end_turn(run: Run, seat: int) -> None:
+    if not run.state.estates[seat].hand:
+        run.emit("GameEnded", {"reason": "hand", "dispersed": _dragons_in_lines(run.state)}, seat)
     else:
-        run.emit("TurnPassed", seat, to=(seat + 1) % run.table.players)
+        run.emit("TurnPassed", {"to": next_seat(seat, run.state.players)}, seat)

@@ -16,7 +16,7 @@ from typing import Any
 from games.base import Action, GameEvent
 from games.dragon_fortress import GAME
 from games.dragon_fortress.cards import CALL_CARD
-from games.dragon_fortress.state import Table
+from games.dragon_fortress.state import State
 from games.play import fold
 
 
@@ -62,11 +62,11 @@ def table_event(
     return GameEvent("GameSetUp", data, None)
 
 
-def given(*events: GameEvent) -> Table:
+def given(*events: GameEvent) -> State:
     return fold(GAME, events)
 
 
-def when(table: Table, seat: int, *actions: Action) -> tuple[list[GameEvent], Table]:
+def when(table: State, seat: int, *actions: Action) -> tuple[list[GameEvent], State]:
     """Decide each action in turn; the events of the last one and the table after all."""
     events: list[GameEvent] = []
     for action in actions:
@@ -79,7 +79,7 @@ def kinds(events: Iterable[GameEvent]) -> list[str]:
     return [event.type for event in events]
 
 
-def every_card(table: Table) -> list[str]:
+def every_card(table: State) -> list[str]:
     """Every card the table holds, wherever it is: 160 of them, each once."""
     cards = list(table.supply) + list(table.gold) + list(table.dragons) + list(table.out)
     for pile in table.phase_piles + table.upgrade_piles:

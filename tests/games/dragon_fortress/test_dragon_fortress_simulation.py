@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from games.base import Action, IllegalAction
 from games.dragon_fortress import GAME
 from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, HAND_SIZE, PHASES, TYPE_OF, UPGRADES
-from games.dragon_fortress.state import STEP_MOVE, Table
+from games.dragon_fortress.state import STEP_MOVE, State
 from games.play import Playthrough, fold, new_game, random_game, step
 from tests.games.contract import check_contract, roundtrip
 from tests.games.dragon_fortress.tables import every_card
@@ -28,7 +28,7 @@ def test_the_shared_contract_holds_in_random_play() -> None:
     assert all(length < ACTION_LIMIT for length in lengths)
 
 
-def check_invariants(table: Table) -> None:
+def check_invariants(table: State) -> None:
     cards = every_card(table)
     assert len(cards) == 160 and frozenset(cards) == ALL_CARDS, "a card was lost or doubled"
     for estate in table.estates:
@@ -44,7 +44,7 @@ def check_invariants(table: Table) -> None:
     assert all(TYPE_OF[card].is_dragon for card in table.dragons)
 
 
-def check_ending(table: Table) -> None:
+def check_ending(table: State) -> None:
     result = GAME.outcome(table)
     assert result is not None and table.ender is not None
     assert not any(card in DRAGON_IDS for e in table.estates for card in e.line), "dragons flee at the end"
@@ -63,7 +63,7 @@ WRONG = [
 ]
 
 
-def near_misses(table: Table, seat: int) -> list[dict[str, str]]:
+def near_misses(table: State, seat: int) -> list[dict[str, str]]:
     """Well-formed actions of every step that are usually illegal now: moving any card of the
     line, placing any card of the hand or line (fresh gold included), every purchase and advance,
     both draws and the Dragon Tower answers."""
@@ -91,11 +91,11 @@ def probe(play: Playthrough, seat: int, legal: list[Action], rng: random.Random)
         assert len(play.events) == before and play.state is table, "an illegal action appended events"
 
 
-def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> Table:
+def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> State:
     play = new_game(GAME, players, None, rng)
     for _ in range(ACTION_LIMIT):
         table = play.state
-        assert isinstance(table, Table)
+        assert isinstance(table, State)
         check_invariants(table)
         if GAME.outcome(table) is not None:
             check_ending(table)
@@ -132,7 +132,7 @@ def test_the_shadow_terror_ends_some_random_games() -> None:
     seen = set()
     for index in range(300):
         table = random_game(GAME, 4, random.Random(f"terror-{index}"), max_actions=ACTION_LIMIT).state
-        assert isinstance(table, Table)
+        assert isinstance(table, State)
         seen.add(table.result)
         if seen == {"terror", "hand"}:
             break

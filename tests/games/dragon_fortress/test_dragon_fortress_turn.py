@@ -9,28 +9,28 @@ import pytest
 from games.base import GameEvent, IllegalAction
 from games.dragon_fortress import GAME
 from games.dragon_fortress.cards import PHASES
-from games.dragon_fortress.state import Table
+from games.dragon_fortress.state import State
 from tests.games.dragon_fortress.tables import given, kinds, table_event, when
 
 STAY = {"type": "stay"}
 DRAW = {"type": "draw", "pile": "common"}
 
 
-def _quiet_turn(table: Table) -> Table:
+def _quiet_turn(table: State) -> State:
     seat = table.turn
     _, table = when(table, seat, STAY, DRAW)
     _, table = when(table, seat, GAME.legal_actions(table, seat)[0])
     return table
 
 
-def _round(table: Table) -> Table:
+def _round(table: State) -> State:
     """Every other seat takes a turn of drawing and placing."""
     for _ in range(table.players - 1):
         table = _quiet_turn(table)
     return table
 
 
-def _purchases(table: Table) -> list[str]:
+def _purchases(table: State) -> list[str]:
     return [a["card"] for a in GAME.legal_actions(table, table.turn) if a["type"] == "purchase"]
 
 
@@ -124,7 +124,7 @@ def test_the_purchase_caps_hold_whatever_the_phase() -> None:
         GAME.decide(table, 0, {"type": "purchase", "card": "granary"}, random.Random(0))
 
 
-def _place_any(table: Table) -> Table:
+def _place_any(table: State) -> State:
     _, table = when(table, table.turn, GAME.legal_actions(table, table.turn)[0])
     return table
 
