@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from games.base import GameEvent, replace
+from games.base import Evolver, GameEvent, evolve_by_type, replace
 
 from .state import Item, Owed, Player, Pos, Realm, State
 
@@ -49,32 +49,37 @@ def _top_off(pile: tuple[str, ...], count: int) -> tuple[str, ...]:
     return pile[: len(pile) - count]
 
 
-def _game_started(state: State | None, data: Data, seat: int | None) -> State:
+def _game_started(state: State | None, event: GameEvent) -> State:
+    data = event.data
     players = tuple(
         Player(deck_key=key, deck=tuple(order)) for key, order in zip(data["decks"], data["orders"], strict=True)
     )
     return State(players=players, realms=(), turn_limit=int(data["turn_limit"]))
 
 
-def _luck_drawn(state: State, data: Data, seat: int | None) -> State:
+def _luck_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     return _player(state, data["seat"], junk=(*player.junk, data["card"]), **_from_top(player, 1))
 
 
-def _first_player_chosen(state: State, data: Data, seat: int | None) -> State:
+def _first_player_chosen(state: State, event: GameEvent) -> State:
+    data = event.data
     return replace(state, first=data["seat"], active=data["seat"])
 
 
-def _choices_owed(state: State, data: Data, seat: int | None) -> State:
+def _choices_owed(state: State, event: GameEvent) -> State:
+    data = event.data
     owed = tuple(Owed(int(s), kind, int(count), detail) for s, kind, count, detail in data["choices"])
     return replace(state, owed=state.owed + owed)
 
 
-def _choice_skipped(state: State, data: Data, seat: int | None) -> State:
+def _choice_skipped(state: State, _: GameEvent) -> State:
     return replace(state, owed=state.owed[1:])
 
 
-def _realm_played(state: State, data: Data, seat: int | None) -> State:
+def _realm_played(state: State, event: GameEvent) -> State:
+    data = event.data
     who, card = data["seat"], data["card"]
     player = state.players[who]
     if data["source"] == "deck":
@@ -86,11 +91,13 @@ def _realm_played(state: State, data: Data, seat: int | None) -> State:
     return _settles(state, data)
 
 
-def _deck_shuffled(state: State, data: Data, seat: int | None) -> State:
+def _deck_shuffled(state: State, event: GameEvent) -> State:
+    data = event.data
     return _player(state, data["seat"], deck=tuple(data["order"]), known_bottom=0)
 
 
-def _cards_drawn(state: State, data: Data, seat: int | None) -> State:
+def _cards_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     cards = tuple(data["cards"])
     known_from = len(player.deck) - player.known_bottom
@@ -104,11 +111,13 @@ def _cards_drawn(state: State, data: Data, seat: int | None) -> State:
     )
 
 
-def _dragon_placed(state: State, data: Data, seat: int | None) -> State:
+def _dragon_placed(state: State, event: GameEvent) -> State:
+    data = event.data
     return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
 
 
-def _turn_began(state: State, data: Data, seat: int | None) -> State:
+def _turn_began(state: State, event: GameEvent) -> State:
+    data = event.data
     players = tuple(replace(p, luck_bonus=0, extra_luck=0) for p in state.players)
     return replace(
         state,
@@ -123,7 +132,8 @@ def _turn_began(state: State, data: Data, seat: int | None) -> State:
     )
 
 
-def _phase_began(state: State, data: Data, seat: int | None) -> State:
+def _phase_began(state: State, event: GameEvent) -> State:
+    data = event.data
     phase = data["phase"]
     if phase == "flight":
         dragon = state.players[state.active].dragon
@@ -131,13 +141,15 @@ def _phase_began(state: State, data: Data, seat: int | None) -> State:
     return replace(state, phase=phase)
 
 
-def _cards_stashed(state: State, data: Data, seat: int | None) -> State:
+def _cards_stashed(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     cards = tuple(data["cards"])
     return _player(state, data["seat"], stash=player.stash + cards, **_from_top(player, len(cards)))
 
 
-def _cost_paid(state: State, data: Data, seat: int | None) -> State:
+def _cost_paid(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     cards = tuple(data["cards"])
     return _player(state, data["seat"], stash=_top_off(player.stash, len(cards)), junk=player.junk + cards)
@@ -147,7 +159,8 @@ def _open_window(state: State, seat: int) -> State:
     return replace(state, priority=(seat + 1) % state.count, passes=1)
 
 
-def _challenge_attempted(state: State, data: Data, seat: int | None) -> State:
+def _challenge_attempted(state: State, event: GameEvent) -> State:
+    data = event.data
     item = Item(kind="challenge", seat=data["seat"], at=_pos(data["at"]))
     return _open_window(replace(state, stack=(*state.stack, item), attempted=True), data["seat"])
 
@@ -157,13 +170,15 @@ def _from_hand(state: State, who: int, card: str) -> State:
     return _player(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
 
 
-def _action_played(state: State, data: Data, seat: int | None) -> State:
+def _action_played(state: State, event: GameEvent) -> State:
+    data = event.data
     state = _from_hand(state, data["seat"], data["card"])
     item = Item(kind="action", seat=data["seat"], card=data["card"])
     return _open_window(replace(state, stack=(*state.stack, item)), data["seat"])
 
 
-def _hoard_played(state: State, data: Data, seat: int | None) -> State:
+def _hoard_played(state: State, event: GameEvent) -> State:
+    data = event.data
     who, card = data["seat"], data["card"]
     if data.get("source") == "deck":
         player = state.players[who]
@@ -174,7 +189,8 @@ def _hoard_played(state: State, data: Data, seat: int | None) -> State:
     return _settles(_player(state, who, hoard=(*state.players[who].hoard, card)), data)
 
 
-def _challenge_placed(state: State, data: Data, seat: int | None) -> State:
+def _challenge_placed(state: State, event: GameEvent) -> State:
+    data = event.data
     who, card = data["seat"], data["card"]
     state = _from_hand(state, who, card)
     index = state.where[_pos(data["at"])]
@@ -183,15 +199,16 @@ def _challenge_placed(state: State, data: Data, seat: int | None) -> State:
     return replace(state, realms=tuple(realms))
 
 
-def _passed(state: State, data: Data, seat: int | None) -> State:
+def _passed(state: State, event: GameEvent) -> State:
+    data = event.data
     return replace(state, priority=(data["seat"] + 1) % state.count, passes=state.passes + 1)
 
 
-def _window_closed(state: State, data: Data, seat: int | None) -> State:
+def _window_closed(state: State, _: GameEvent) -> State:
     return replace(state, priority=None, passes=0)
 
 
-def _item_resolved(state: State, data: Data, seat: int | None) -> State:
+def _item_resolved(state: State, _: GameEvent) -> State:
     item = state.stack[-1]
     state = replace(state, stack=state.stack[:-1])
     if item.kind == "action" and item.card is not None:
@@ -199,23 +216,26 @@ def _item_resolved(state: State, data: Data, seat: int | None) -> State:
     return state
 
 
-def _challenge_cancelled(state: State, data: Data, seat: int | None) -> State:
+def _challenge_cancelled(state: State, event: GameEvent) -> State:
+    data = event.data
     stack = list(state.stack)
     stack[data["index"]] = replace(stack[data["index"]], cancelled=True)
     return replace(state, stack=tuple(stack))
 
 
-def _nothing(state: State, data: Data, seat: int | None) -> State:
+def _nothing(state: State, _: GameEvent) -> State:
     return state
 
 
-def _duel_declared(state: State, data: Data, seat: int | None) -> State:
+def _duel_declared(state: State, event: GameEvent) -> State:
+    data = event.data
     item = Item(kind="duel", seat=data["seat"], opponent=data["opponent"], colour=data["colour"])
     state = replace(state, stack=(*state.stack, item), dueled=(*state.dueled, data["opponent"]))
     return _open_window(state, data["seat"])
 
 
-def _cards_burned(state: State, data: Data, seat: int | None) -> State:
+def _cards_burned(state: State, event: GameEvent) -> State:
+    data = event.data
     who, pile = data["seat"], data["pile"]
     player = state.players[who]
     cards = tuple(data["cards"])
@@ -235,30 +255,35 @@ def _cards_burned(state: State, data: Data, seat: int | None) -> State:
     return _settles(state, data, len(cards))
 
 
-def _stash_junked(state: State, data: Data, seat: int | None) -> State:
+def _stash_junked(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     cards = tuple(data["cards"])
     return _player(state, data["seat"], stash=_top_off(player.stash, len(cards)), junk=player.junk + cards)
 
 
-def _burn_returned(state: State, data: Data, seat: int | None) -> State:
+def _burn_returned(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     cards = tuple(data["cards"])
     return _player(state, data["seat"], burned=_top_off(player.burned, len(cards)), junk=player.junk + cards)
 
 
-def _realm_razed(state: State, data: Data, seat: int | None) -> State:
+def _realm_razed(state: State, event: GameEvent) -> State:
+    data = event.data
     index = state.where[_pos(data["at"])]
     realms = list(state.realms)
     realms[index] = replace(realms[index], razed=True)
     return _settles(replace(state, realms=tuple(realms)), data)
 
 
-def _dragon_moved(state: State, data: Data, seat: int | None) -> State:
+def _dragon_moved(state: State, event: GameEvent) -> State:
+    data = event.data
     return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
 
 
-def _challenge_roamed(state: State, data: Data, seat: int | None) -> State:
+def _challenge_roamed(state: State, event: GameEvent) -> State:
+    data = event.data
     source, target = state.where[_pos(data["from"])], state.where[_pos(data["to"])]
     realms = list(state.realms)
     moving = realms[source]
@@ -268,7 +293,8 @@ def _challenge_roamed(state: State, data: Data, seat: int | None) -> State:
     return _settles(state, data)
 
 
-def _luck_gained(state: State, data: Data, seat: int | None) -> State:
+def _luck_gained(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     return _player(
         state,
@@ -278,7 +304,8 @@ def _luck_gained(state: State, data: Data, seat: int | None) -> State:
     )
 
 
-def _dragon_flew(state: State, data: Data, seat: int | None) -> State:
+def _dragon_flew(state: State, event: GameEvent) -> State:
+    data = event.data
     who = data["seat"]
     to = _pos(data["to"])
     player = state.players[who]
@@ -287,7 +314,8 @@ def _dragon_flew(state: State, data: Data, seat: int | None) -> State:
     return replace(state, path=(*state.path, to))
 
 
-def _stash_drawn(state: State, data: Data, seat: int | None) -> State:
+def _stash_drawn(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     card = data["card"]
     return _player(
@@ -299,7 +327,8 @@ def _stash_drawn(state: State, data: Data, seat: int | None) -> State:
     )
 
 
-def _card_junked(state: State, data: Data, seat: int | None) -> State:
+def _card_junked(state: State, event: GameEvent) -> State:
+    data = event.data
     who, card = data["seat"], data["card"]
     player = state.players[who]
     if data["source"] == "burn":
@@ -315,7 +344,8 @@ def _card_junked(state: State, data: Data, seat: int | None) -> State:
     return _settles(state, data)
 
 
-def _junk_returned(state: State, data: Data, seat: int | None) -> State:
+def _junk_returned(state: State, event: GameEvent) -> State:
+    data = event.data
     player = state.players[data["seat"]]
     return _player(
         state,
@@ -326,11 +356,12 @@ def _junk_returned(state: State, data: Data, seat: int | None) -> State:
     )
 
 
-def _game_ended(state: State, data: Data, seat: int | None) -> State:
+def _game_ended(state: State, event: GameEvent) -> State:
+    data = event.data
     return replace(state, winners=tuple(data["winners"]), reason=data["reason"], phase="over", owed=(), priority=None)
 
 
-HANDLERS: dict[str, Callable[[Any, Data, int | None], State]] = {
+EVOLVERS: dict[str, Evolver] = {
     "GameStarted": _game_started,
     "LuckDrawn": _luck_drawn,
     "FirstPlayerChosen": _first_player_chosen,
@@ -374,4 +405,4 @@ HANDLERS: dict[str, Callable[[Any, Data, int | None], State]] = {
 
 
 def evolve(state: State | None, event: GameEvent) -> State:
-    return HANDLERS[event.type](state, event.data, event.seat)
+    return cast(State, evolve_by_type(EVOLVERS, state, event))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Option, outcome_of, replace, seats_from
+from games.base import JSON, Action, GameBase, GameEvent, Move, Option, outcome_of, replace, seats_from, shuffled_hidden
 
 from . import board, rules
 from .cards import DECK_INFO, DECK_KEYS, DECKS, Effect, card, deck_ids
-from .evolve import evolve
+from .evolve import EVOLVERS
 from .state import Player, State
 
 DEFAULT_TURN_LIMIT = 40
@@ -81,6 +82,9 @@ class StompingGrounds(GameBase):
         }
     )
     unfair_options = ("deck",)
+    evolvers = EVOLVERS
+    lists_every_action = True
+    strict_json = True
 
     # --- options and setup --------------------------------------------------------
 
@@ -150,17 +154,23 @@ class StompingGrounds(GameBase):
 
     # --- the decider --------------------------------------------------------------
 
-    def evolve(self, state: State | None, event: GameEvent) -> State:
-        return evolve(state, event)
-
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-        return rules.decide(state, seat, action, rng)
+    def is_over(self, state: State) -> bool:
+        return state.winners is not None
+
+    def not_your_turn(self, state: State, seat: int) -> str:
+        return "It is not your turn to act."
+
+    def refusal(self, state: State, seat: int, action: Any) -> str:
+        return rules.explain(state, seat, action)
+
+    def move(self, state: State, seat: int, kind: str) -> Move:
+        return rules.play
 
     def outcome(self, state: State) -> dict[str, JSON] | None:
         if state.winners is None:
@@ -275,9 +285,7 @@ class StompingGrounds(GameBase):
         for s, p in enumerate(state.players):
             hidden_slots = [] if s == seat else [i for i, c in enumerate(p.hand) if c not in p.seen_in_hand]
             unknown = len(p.deck) - p.known_bottom
-            # sorted first: the sample may depend on the rng, never on where the cards really are
-            pool = sorted([p.hand[i] for i in hidden_slots] + list(p.deck[:unknown]))
-            rng.shuffle(pool)
+            pool = shuffled_hidden([p.hand[i] for i in hidden_slots] + list(p.deck[:unknown]), rng)
             hand = list(p.hand)
             for i, c in zip(hidden_slots, pool, strict=False):
                 hand[i] = c

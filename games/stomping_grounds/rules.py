@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.base import Action, EventBuilder, GameEvent, IllegalAction, seats_from
+from games.base import Action, EventBuilder, GameEvent, seats_from
 
 from . import board
 from .cards import COLOURS, Card, Effect, card, slug_of
@@ -28,17 +28,6 @@ class Builder(EventBuilder):
 
 def at(pos: Pos) -> list[int]:
     return [pos[0], pos[1]]
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality that also tells ``true`` from ``1``."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 # --- who acts ---------------------------------------------------------------------
@@ -385,13 +374,9 @@ def explain(state: State, seat: int, action: Any) -> str:
     return REASONS[kind]
 
 
-def decide(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-    if state.winners is not None:
-        raise IllegalAction("The game is over.", code="game_over")
-    if seat not in to_act(state):
-        raise IllegalAction("It is not your turn to act.", code="not_your_turn")
-    if not any(same(action, legal) for legal in legal_actions(state, seat)):
-        raise IllegalAction(explain(state, seat, action))
+def play(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+    """Every move, once the template has found it legal: its own step, then the automatic
+    steps it sets off (``settle``)."""
     b = Builder(state)
     HANDLERS[action["type"]](b, seat, action, rng)
     settle(b, rng)
