@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from games.base import Evolver, GameEvent, evolve_by_type, replace
+from games.base import Evolver, GameEvent, evolve_by_type, next_seat, replace
 
 from .state import Item, Owed, Player, Pos, Realm, State
 
@@ -156,7 +156,7 @@ def _cost_paid(state: State, event: GameEvent) -> State:
 
 
 def _open_window(state: State, seat: int) -> State:
-    return replace(state, priority=(seat + 1) % state.count, passes=1)
+    return replace(state, priority=next_seat(seat, state.count), passes=1)
 
 
 def _challenge_attempted(state: State, event: GameEvent) -> State:
@@ -201,7 +201,7 @@ def _challenge_placed(state: State, event: GameEvent) -> State:
 
 def _passed(state: State, event: GameEvent) -> State:
     data = event.data
-    return replace(state, priority=(data["seat"] + 1) % state.count, passes=state.passes + 1)
+    return replace(state, priority=next_seat(data["seat"], state.count), passes=state.passes + 1)
 
 
 def _window_closed(state: State, _: GameEvent) -> State:
