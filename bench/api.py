@@ -221,10 +221,10 @@ class Script:
 
 
 def make_scripts(client: redis.Redis, prefix: str, count: int = SCRIPT_SEEDS, kind: str = KIND) -> list[Script]:
+    from core.handler import Handler, Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
-    from service.handler import Handler, Vault
 
     scripts = []
     for index in range(count):
@@ -267,10 +267,10 @@ class Game:
 
 def create_games(client: redis.Redis, prefix: str, scripts: Sequence[Script], count: int) -> list[Game]:
     """Create games on the server's Redis and prefix, through the command handler."""
+    from core.handler import Handler, Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables
-    from service.handler import Handler, Vault
 
     store = RedisEventStore(client, prefix=prefix)
     handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=prefix)), Vault(client, prefix=prefix))

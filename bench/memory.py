@@ -45,10 +45,10 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
         with bench_redis() as (own_client, own_prefix):
             return run(quick, own_client, own_prefix)
     from bench.store import memory as per_event
+    from core.handler import Handler, Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables
-    from service.handler import Handler, Vault
 
     rows = per_event(client, prefix, 2000 if quick else 10_000)
     scope = f"{prefix}:memory"

@@ -5,7 +5,7 @@
 * Rebuilding every read model from zero (``Projector.rebuild``, what ``tablestream
   projections rebuild`` runs) over 1,000 finished games (``--quick``: 100): events
   folded per second, against a raw XRANGE plus JSON decode of the same logs.
-* A whole audit (``service.tooling.audit_game``: hash chain, seed, deal, every action
+* A whole audit (``core.tooling.audit_game``: hash chain, seed, deal, every action
   re-decided, snapshot) of the longest of those games, in events per second, against
   the same raw read of that game.
 
@@ -56,10 +56,10 @@ def play_random(handler: object, kind: str, rng: random.Random, seed: str, comma
 
 def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
     """``per_kind`` finished random games of every kind, played in memory."""
+    from core.handler import Handler, Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
-    from service.handler import Handler, Vault
 
     logs = []
     for kind in registry.keys():
@@ -74,8 +74,8 @@ def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
 
 
 def import_games(client: redis.Redis, prefix: str, logs: list[Log], count: int) -> list[tuple[str, Log]]:
+    from core.handler import Vault
     from events.redis_store import RedisEventStore
-    from service.handler import Vault
 
     store = RedisEventStore(client, prefix=prefix)
     vault = Vault(client, prefix=prefix)
@@ -93,9 +93,9 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
     if client is None or prefix is None:
         with bench_redis() as (own_client, own_prefix):
             return run(quick, own_client, own_prefix)
-    from service.config import Config
-    from service.platform import Platform
-    from service.tooling import audit_game
+    from core.config import Config
+    from core.platform import Platform
+    from core.tooling import audit_game
     from workers.projector import Projector
 
     games = 100 if quick else 1000

@@ -188,8 +188,8 @@ def load_and_fold(client: redis.Redis, prefix: str, repeats: int) -> list[Row]:
 
 def build_long_game(client: redis.Redis, prefix: str, store: RedisEventStore, tables: Tables) -> tuple[str, str]:
     """Play random games of a registered kind through the handler until one has 1,000+ events."""
+    from core.handler import Handler, Vault
     from games import registry
-    from service.handler import Handler, Vault
 
     handler = Handler(store, tables, Vault(client, prefix=f"{prefix}:load"))
     rng = random.Random(1)

@@ -7,11 +7,11 @@ import time
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from service.config import Config
-from service.errors import CommandError
+from core.config import Config
+from core.errors import CommandError
+from core.platform import Platform
 from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
-from service.platform import Platform
 
 HTTP_CODES = {
     400: "bad_request",
@@ -50,10 +50,6 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.register_blueprint(games.bp)
     app.register_blueprint(client.bp)
     app.register_blueprint(history.bp)
-    if config.inline_jobs:
-        from workers import runtime
-
-        runtime.use(platform)
 
     @app.before_request
     def _start() -> None:

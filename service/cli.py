@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from service.config import Config
+from core.config import Config
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,8 +130,9 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
 
         def load(self) -> Any:
             from service.app import create_app
+            from workers.wiring import platform_from_config
 
-            return create_app(config)
+            return create_app(config, platform_from_config(config))
 
     Server().run()
 

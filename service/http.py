@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 
-from service.errors import CommandError
+from core.errors import CommandError
+from core.platform import Platform
+from service.errors import status_of, title_of
 from service.metrics import observe_request
-from service.platform import Platform
 from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, retry_after
 
 if TYPE_CHECKING:
@@ -29,13 +30,13 @@ def platform() -> Platform:
 def problem(error: CommandError) -> Response:
     body = {
         "type": f"https://tablestream.dev/problems/{error.code}",
-        "title": error.title,
-        "status": error.status,
+        "title": title_of(error),
+        "status": status_of(error),
         "detail": error.detail,
         "code": error.code,
         **error.extra,
     }
-    response = Response(json.dumps(body), status=error.status, mimetype=PROBLEM)
+    response = Response(json.dumps(body), status=status_of(error), mimetype=PROBLEM)
     if error.code == "unauthorized":
         response.headers["WWW-Authenticate"] = 'Bearer realm="tablestream"'
     if error.code == "rate_limited":

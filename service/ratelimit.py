@@ -155,17 +155,3 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, trusted: 
 @lru_cache(maxsize=8)
 def _networks(entries: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
-
-
-def parse_trusted_proxies(value: str) -> int | tuple[str, ...]:
-    """``TABLESTREAM_TRUSTED_PROXIES``: empty or 0 (off), a count of proxies, or a
-    comma-separated list of proxy addresses or networks (checked here, at start-up)."""
-    value = value.strip()
-    if not value:
-        return 0
-    if value.isdigit():
-        return int(value)
-    entries = tuple(entry.strip() for entry in value.split(",") if entry.strip())
-    for entry in entries:
-        ipaddress.ip_network(entry, strict=False)
-    return entries

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from service.handler import BOT_LEVELS, MAX_NAME
+from core.handler import BOT_LEVELS, MAX_NAME
 
 MAX_VERSION = 2**53
 

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from service.errors import CommandError
+from core.errors import CommandError
 
 BOLD, DIM, CYAN, GREEN, RED, RESET = "\033[1m", "\033[2m", "\033[36m", "\033[32m", "\033[31m", "\033[0m"
 
@@ -116,7 +116,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from service.tooling import audit_game
+    from core.tooling import audit_game
 
     def progress(done: int, total: int) -> None:
         print(f"\raudited {done}/{total} events", end="", file=sys.stderr, flush=True)
@@ -136,7 +136,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from service.tooling import export_lines
+    from core.tooling import export_lines
 
     try:
         for line in export_lines(_platform(), args.game_id):
@@ -147,7 +147,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from service.tooling import import_lines
+    from core.tooling import import_lines
 
     stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
     with stream:
@@ -160,7 +160,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_seed(args: argparse.Namespace) -> int:
-    from service.tooling import verify_seed
+    from core.tooling import verify_seed
 
     try:
         result = verify_seed(_platform(), args.game_id)

@@ -16,10 +16,10 @@ import random
 import time
 from collections.abc import Callable
 
+from core.errors import CommandError
+from core.platform import Platform
 from games.bots import choose
 from games.rng import keyed_rng
-from service.errors import CommandError
-from service.platform import Platform
 from workers.runtime import current
 
 MOVED_ON = ("stale_version", "game_over", "not_your_turn", "game_not_started")
@@ -117,7 +117,7 @@ def _store_result(platform: Platform, job: str, media_type: str, body: str) -> N
 
 
 def replay_job(job: str, game_id: str, seat: int | None) -> str:
-    from service.tooling import render_replay
+    from core.tooling import render_replay
 
     platform = current()
     lines = list(render_replay(platform, game_id, seat, _progress(platform, job)))
@@ -126,7 +126,7 @@ def replay_job(job: str, game_id: str, seat: int | None) -> str:
 
 
 def audit_job(job: str, game_id: str) -> str:
-    from service.tooling import audit_game
+    from core.tooling import audit_game
 
     platform = current()
     report = audit_game(platform, game_id, _progress(platform, job))

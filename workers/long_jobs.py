@@ -1,4 +1,5 @@
-"""Enqueuing long work and reading its status, progress and result."""
+"""Long work on RQ (``core.jobs.LongJobs``): enqueuing it and reading its status,
+progress and result."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from service.platform import Platform
+from core.jobs import queue_names
+from core.platform import Platform
 from workers import jobs
-from workers.scheduling import queue_names
 
 KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job}
 
@@ -23,7 +24,8 @@ def enqueue(platform: Platform, kind: str, *args: Any, owner: str | None = None)
         platform.key("job", job_id), mapping={"kind": kind, "done": 0, "total": 0, "owner": owner or ""}
     )
     platform.redis.expire(platform.key("job", job_id), jobs.RESULT_SECONDS)
-    queue = Queue(queue_names(platform)[1], connection=platform.queue_redis, is_async=not platform.config.inline_jobs)
+    inline = platform.config.inline_jobs
+    queue = Queue(queue_names(platform.config.prefix)[1], connection=platform.queue_redis, is_async=not inline)
     queue.enqueue_call(KINDS[kind], args=(job_id, *args), job_id=job_id, timeout=3600, result_ttl=jobs.RESULT_SECONDS)
     return job_id
 
@@ -63,3 +65,28 @@ def result(platform: Platform, job_id: str) -> tuple[str, str] | None:
     if body is None:
         return None
     return media.decode(), body.decode()
+
+
+class RQLongJobs:
+    """``core.jobs.LongJobs`` on RQ, for one platform."""
+
+    def __init__(self, platform: Platform) -> None:
+        self.platform = platform
+
+    def enqueue(self, kind: str, *args: Any, owner: str | None = None) -> str:
+        return enqueue(self.platform, kind, *args, owner=owner)
+
+    def status(self, job_id: str) -> dict[str, Any] | None:
+        return status(self.platform, job_id)
+
+    def owner(self, job_id: str) -> str | None:
+        return owner(self.platform, job_id)
+
+    def result(self, job_id: str) -> tuple[str, str] | None:
+        return result(self.platform, job_id)
+
+    def queue_depths(self) -> dict[str, int]:
+        from rq import Queue
+
+        p = self.platform
+        return {name: len(Queue(name, connection=p.queue_redis)) for name in queue_names(p.config.prefix)}

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import redis
 
+from core.platform import Platform
 from projections.read_models import ReadModels
-from service.platform import Platform
 
 GROUP = "projector"
 CLAIM_IDLE_MS = 30_000

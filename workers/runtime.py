@@ -5,18 +5,26 @@ from __future__ import annotations
 
 from functools import cache
 
-from service.config import Config
-from service.platform import Platform
+from core.config import Config
+from core.platform import Platform
 
 
 @cache
 def platform() -> Platform:
-    return Platform.from_config(Config.from_env())
+    from workers.wiring import wire
+
+    return wire(Platform.from_config(Config.from_env()))
 
 
 def use(custom: Platform) -> None:
-    """Make jobs in this process act through ``custom`` (tests, the embedded server)."""
+    """Make jobs in this process act through ``custom`` (tests, the embedded server); a
+    platform that jobs run through can start them too."""
+    from core.jobs import NoJobs
+    from workers.long_jobs import RQLongJobs
+
     platform.cache_clear()
+    if isinstance(custom.jobs, NoJobs):
+        custom.jobs = RQLongJobs(custom)
     _override.append(custom)
 
 

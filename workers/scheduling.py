@@ -7,19 +7,19 @@ from typing import TYPE_CHECKING
 
 from rq import Queue, Retry
 
+from core.jobs import queue_names as core_queue_names
 from projections.table import Table
 from workers.jobs import bot_turn, job_id, play_bot, turn_timeout
 
 if TYPE_CHECKING:
-    from service.platform import Platform
+    from core.platform import Platform
 
 BOT_TIMEOUT = 30
 
 
 def queue_names(platform: Platform) -> tuple[str, str]:
     """The bot-turn queue and the long-work queue of this deployment (named by its prefix)."""
-    prefix = platform.config.prefix
-    return f"{prefix}-bots", f"{prefix}-work"
+    return core_queue_names(platform.config.prefix)
 
 
 def sweep_stalled(platform: Platform) -> int:

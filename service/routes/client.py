@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 
 from flask import Blueprint, Response
 
-from service.errors import CommandError
+from core.errors import CommandError
 
 bp = Blueprint("client", __name__)
 

@@ -10,11 +10,11 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context
 from redis import RedisError
 
+from core.errors import CommandError
 from events.envelope import Envelope
 from projections.table import Table
 from projections.views import board, event_for
 from service import schemas
-from service.errors import CommandError
 from service.http import body, caller_seat, platform
 from service.metrics import count
 

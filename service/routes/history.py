@@ -11,14 +11,13 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, fields, validate
 
-from service import tooling
-from service.errors import CommandError
-from service.handler import token_hash
+from core import tooling
+from core.errors import CommandError
+from core.handler import token_hash
 from service.http import bearer, body, caller_seat, platform
 from service.routes.games import game_body, int_arg
 from service.routes.meta import operator_token
 from service.schemas import MAX_VERSION, PlayerIn
-from workers import long_jobs
 
 bp = Blueprint("history", __name__)
 
@@ -81,16 +80,16 @@ def ledger() -> Response:
 def start_replay(game_id: str) -> Response:
     seat = caller_seat(game_id)
     platform().handler.load(game_id)
-    job = long_jobs.enqueue(platform(), "replay", game_id, seat, owner=_owner(seat))
-    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+    job = platform().jobs.enqueue("replay", game_id, seat, owner=_owner(seat))
+    return _json(platform().jobs.status(job), 202, {"Location": f"/v1/jobs/{job}"})
 
 
 @bp.post("/v1/games/<game_id>/audits")
 def start_audit(game_id: str) -> Response:
     seat = caller_seat(game_id)
     platform().handler.load(game_id)
-    job = long_jobs.enqueue(platform(), "audit", game_id, owner=_owner(seat))
-    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+    job = platform().jobs.enqueue("audit", game_id, owner=_owner(seat))
+    return _json(platform().jobs.status(job), 202, {"Location": f"/v1/jobs/{job}"})
 
 
 def _owner(seat: int | None) -> str | None:
@@ -104,13 +103,13 @@ def _owner(seat: int | None) -> str | None:
 def start_rebuild() -> Response:
     """Rebuild every read model from the logs, as a job: maintenance, for the operator only."""
     token = operator_token("Rebuilding the read models")
-    job = long_jobs.enqueue(platform(), "rebuild", owner=token_hash(token))
-    return _json(long_jobs.status(platform(), job), 202, {"Location": f"/v1/jobs/{job}"})
+    job = platform().jobs.enqueue("rebuild", owner=token_hash(token))
+    return _json(platform().jobs.status(job), 202, {"Location": f"/v1/jobs/{job}"})
 
 
 def _readable_job(job_id: str) -> None:
     """A job started with a token is the token's: anyone else is told there is no such job."""
-    owner = long_jobs.owner(platform(), job_id)
+    owner = platform().jobs.owner(job_id)
     token = bearer()
     if owner is None or (owner and (token is None or not hmac.compare_digest(token_hash(token), owner))):
         raise CommandError(
@@ -123,7 +122,7 @@ def _readable_job(job_id: str) -> None:
 @bp.get("/v1/jobs/<job_id>")
 def job_status(job_id: str) -> Response:
     _readable_job(job_id)
-    found = long_jobs.status(platform(), job_id)
+    found = platform().jobs.status(job_id)
     if found is None:
         raise CommandError("not_found", f"There is no job '{job_id}' (results are kept for a day).")
     return _json(found)
@@ -132,7 +131,7 @@ def job_status(job_id: str) -> Response:
 @bp.get("/v1/jobs/<job_id>/result")
 def job_result(job_id: str) -> Response:
     _readable_job(job_id)
-    found = long_jobs.result(platform(), job_id)
+    found = platform().jobs.result(job_id)
     if found is None:
         raise CommandError("not_found", f"Job '{job_id}' has no result (yet).")
     media_type, text = found

@@ -10,9 +10,9 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from core.errors import CommandError
 from games import registry
 from service import schemas
-from service.errors import CommandError
 from service.http import bearer, platform
 from service.metrics import render, tally
 
@@ -78,16 +78,11 @@ def _pings(p: Any) -> bool:
 @bp.get("/metrics")
 def metrics() -> Response:
     """Prometheus text, for the operator's token only."""
-    from rq import Queue
-
     operator_token("Reading the metrics")
-    from workers.scheduling import queue_names
-
     p = platform()
     tally().flush()  # this process's counts; other processes add theirs within FLUSH_SECONDS
     raw = p.redis.hgetall(p.key("metrics"))
-    depths = {name: len(Queue(name, connection=p.queue_redis)) for name in queue_names(p)}
-    return Response(render(raw, depths), mimetype="text/plain; version=0.0.4")
+    return Response(render(raw, p.jobs.queue_depths()), mimetype="text/plain; version=0.0.4")
 
 
 @bp.get("/v1/kinds")

@@ -9,10 +9,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from core.config import Config
+from core.platform import Platform
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from workers.scheduling import InlineBots
+from workers.wiring import wire
 
 OPERATOR = "operator-token-for-tests"
 
@@ -21,6 +22,7 @@ OPERATOR = "operator-token-for-tests"
 def platform() -> Platform:
     config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, admin_token=OPERATOR)
     p = Platform(config, fakeredis.FakeRedis())
+    wire(p, bots=False)  # RQ's long jobs and queues, as the entry points wire them
     p.handler.scheduler = InlineBots(p)
     return p
 

@@ -12,9 +12,9 @@ from typing import Any, cast
 import fakeredis
 from flask.testing import FlaskClient
 
+from core.config import Config
+from core.platform import Platform
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from tests.api.conftest import bearer, new_tiny, operator
 
 

@@ -6,7 +6,7 @@ import json
 
 from flask.testing import FlaskClient
 
-from service.platform import Platform
+from core.platform import Platform
 from tests.api.conftest import bearer, new_tiny, operator
 
 
@@ -341,8 +341,8 @@ def test_a_token_over_its_limit_gets_429_with_retry_after_and_others_do_not() ->
 
     import fakeredis
 
+    from core.config import Config
     from service.app import create_app
-    from service.config import Config
     from tests.api.conftest import new_tiny as create
 
     config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=5, rate_window_seconds=1)

@@ -45,9 +45,9 @@ def test_the_served_spec_is_the_file(app: Flask) -> None:
 def build_app() -> Flask:
     import fakeredis
 
+    from core.config import Config
+    from core.platform import Platform
     from service.app import create_app
-    from service.config import Config
-    from service.platform import Platform
     from workers.scheduling import InlineBots
 
     config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6)

@@ -7,13 +7,13 @@ import random
 import fakeredis
 import pytest
 
+from core.errors import CommandError
+from core.handler import Handler, Vault
 from events.memory import MemoryEventStore
 from games.rng import commitment
 from projections.snapshots import RedisSnapshots
 from projections.table import fold
 from projections.tables import Tables
-from service.errors import CommandError
-from service.handler import Handler, Vault
 
 TWO = [{"name": "ann"}, {"name": "bob"}]
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import redis
 
-from service.config import Config
-from service.platform import Platform
+from core.config import Config
+from core.platform import Platform
 from workers.projector import GROUP, Projector
 
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 
+from core.handler import Handler, Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 from projections.tables import Tables
-from service.handler import Handler, Vault
 
 
 @pytest.fixture(params=["memory", "fakeredis", "redis"])

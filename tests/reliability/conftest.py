@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.config import Config
-from service.platform import Platform
+from core.config import Config
+from core.platform import Platform
 from tests.reliability.procs import RedisServer
 from workers.scheduling import InlineBots
 

@@ -12,9 +12,9 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from core.config import Config
+from core.platform import Platform
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from service.query import allowed
 from service.routes.meta import spec_text
 from tests.reliability.procs import RedisServer

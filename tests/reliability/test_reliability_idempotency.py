@@ -16,9 +16,9 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from core.config import Config
+from core.platform import Platform
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from workers.scheduling import InlineBots
 
 DRAW = {"type": "draw"}

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from core.config import Config
+from core.errors import CommandError
+from core.platform import Platform
 from projections.read_models import ReadModels
-from service.config import Config
-from service.errors import CommandError
-from service.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.projector import GROUP, Projector
 from workers.scheduling import InlineBots

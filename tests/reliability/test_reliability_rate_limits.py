@@ -25,10 +25,10 @@ import redis
 import requests
 from flask import Flask
 
+from core.config import Config, parse_trusted_proxies
+from core.platform import Platform
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
-from service.ratelimit import client_address, parse_trusted_proxies
+from service.ratelimit import client_address
 from tests.api.conftest import new_tiny
 from tests.reliability.procs import Api, RedisServer, service_env
 

@@ -36,14 +36,14 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from core.config import Config
+from core.platform import Platform
 from events.envelope import GENESIS_HASH, Envelope, hash_of
 from games import registry
 from games.cards import standard_deck
 from projections.table import Table, evolve
 from projections.views import event_for, shown_data
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from tests.reliability.adversary import (
     Adversary,
     ChainCheck,
@@ -54,6 +54,7 @@ from tests.reliability.adversary import (
     value_at,
 )
 from workers.scheduling import InlineBots
+from workers.wiring import wire
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -84,7 +85,7 @@ def platform() -> Platform:
     config = Config(
         redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, heartbeat_seconds=1, inline_jobs=True
     )
-    p = Platform(config, fakeredis.FakeRedis())
+    p = wire(Platform(config, fakeredis.FakeRedis()), bots=False)
     p.handler.scheduler = InlineBots(p)
     return p
 
@@ -679,7 +680,7 @@ def plant(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
     """Put back one door the service closed: events hashed over their whole data while
     redacted (no seal), job results for anyone, forks that copy the truth."""
     if leak == "unsealed events":
-        monkeypatch.setattr("service.handler.sealed_data", lambda *args, **kwargs: None)
+        monkeypatch.setattr("core.handler.sealed_data", lambda *args, **kwargs: None)
     elif leak == "open jobs":
         monkeypatch.setattr("service.routes.history._readable_job", lambda job_id: None)
     else:

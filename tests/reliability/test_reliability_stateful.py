@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
+from core.config import Config
+from core.errors import CommandError
+from core.platform import Platform
 from events.envelope import verify_chain
 from games.base import GameEvent
 from projections.audit import audit_entries
 from projections.read_models import ReadModels
 from projections.table import PLATFORM_EVENTS
-from service.config import Config
-from service.errors import CommandError
-from service.platform import Platform
 from workers.projector import Projector
 from workers.scheduling import InlineBots
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from rq import Queue, Worker
 
+from core.config import Config
+from core.platform import Platform
 from projections.audit import audit_entries
-from service.config import Config
-from service.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.jobs import bot_command_id, job_id
 from workers.projector import Projector

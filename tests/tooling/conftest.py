@@ -8,9 +8,9 @@ from typing import Any
 import fakeredis
 import pytest
 
+from core.config import Config
+from core.platform import Platform
 from projections.table import Table
-from service.config import Config
-from service.platform import Platform
 from workers import runtime
 from workers.scheduling import InlineBots
 

@@ -10,14 +10,14 @@ import random
 import fakeredis
 import pytest
 
+from core.config import Config
+from core.errors import CommandError
+from core.platform import Platform
+from core.tooling import audit_game, export_lines, import_lines
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
 from events.ledger import verify_entries
 from projections.views import sealed_data
 from service.app import create_app
-from service.config import Config
-from service.errors import CommandError
-from service.platform import Platform
-from service.tooling import audit_game, export_lines, import_lines
 from tests.tooling.conftest import humans, play
 from workers.projector import Projector
 

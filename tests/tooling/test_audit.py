@@ -8,15 +8,15 @@ import random
 
 import pytest
 
+from core.errors import CommandError
+from core.platform import Platform
+from core.tooling import audit_game, export_lines, import_lines
 from events.envelope import Envelope, chain
 from events.store import NewEvent
 from games import registry
 from games.rng import derive_rng
 from projections.audit import audit_entries
 from projections.views import sealed_data
-from service.errors import CommandError
-from service.platform import Platform
-from service.tooling import audit_game, export_lines, import_lines
 from tests.tooling.conftest import humans, play
 
 KINDS = [k for k in registry.keys() if k != "tiny"]
@@ -136,8 +136,8 @@ def test_export_then_import_keeps_the_log_and_a_colliding_id_gets_a_new_one(plat
 
 
 def test_import_keeps_the_original_id_when_it_is_free(platform: Platform) -> None:
-    from service.config import Config
-    from service.platform import Platform as P
+    from core.config import Config
+    from core.platform import Platform as P
 
     game_id = finished_game(platform, "tiny", seed=8)
     lines = list(export_lines(platform, game_id))
@@ -267,8 +267,8 @@ def test_import_gives_a_new_id_when_the_files_id_could_not_be_one_of_ours(platfo
     # would go into Redis keys and job ids), when it is imported, then it gets a new id.
     import fakeredis
 
-    from service.config import Config
-    from service.platform import Platform as P
+    from core.config import Config
+    from core.platform import Platform as P
 
     game_id = finished_game(platform, "tiny", seed=10)
     header, *events = export_lines(platform, game_id)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from core.config import Config
+from core.platform import Platform
 from games import registry
-from service.config import Config
-from service.platform import Platform
 from tests.tooling.conftest import humans, play
 
 KIND = "fortress-royals" if registry.get("fortress-royals") else next(k for k in registry.keys() if k != "tiny")

@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from flask.testing import FlaskClient
 
+from core.errors import CommandError
+from core.platform import Platform
 from games import registry
 from games.base import GameEvent
 from games.rng import derive_rng
 from projections.audit import audit_entries
 from service.app import create_app
-from service.errors import CommandError
-from service.platform import Platform
 from tests.games.contract import assert_no_secret
 from tests.tooling.conftest import humans, play
 
@@ -331,7 +331,7 @@ def _forged(platform: Platform, fork_id: str, change) -> str:  # type: ignore[no
 
 
 def test_an_audit_checks_where_a_fork_comes_from(platform: Platform) -> None:
-    from service.tooling import audit_game
+    from core.tooling import audit_game
 
     h = platform.handler
     finished = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))

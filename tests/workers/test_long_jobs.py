@@ -10,8 +10,8 @@ import pytest
 import redis
 from rq import SimpleWorker
 
-from service.config import Config
-from service.platform import Platform
+from core.config import Config
+from core.platform import Platform
 from tests.tooling.conftest import humans, play
 from workers import long_jobs, runtime
 from workers.scheduling import queue_names

@@ -11,9 +11,9 @@ import sys
 
 import redis
 
+from core.config import Config
+from core.platform import Platform
 from events.envelope import NewEvent
-from service.config import Config
-from service.platform import Platform
 from tests.tooling.conftest import humans, play
 from workers.projector import Projector
 

@@ -10,9 +10,9 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
+from core.config import Config
+from core.platform import Platform
 from games import registry
-from service.config import Config
-from service.platform import Platform
 from workers import runtime
 from workers.jobs import bot_turn
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled

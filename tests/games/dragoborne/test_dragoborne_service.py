@@ -6,10 +6,10 @@ from __future__ import annotations
 import fakeredis
 from flask.testing import FlaskClient
 
+from core.config import Config
+from core.platform import Platform
 from games.dragoborne.cards import DECKS
 from service.app import create_app
-from service.config import Config
-from service.platform import Platform
 from workers.scheduling import InlineBots
 
 

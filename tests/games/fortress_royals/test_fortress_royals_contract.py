@@ -9,14 +9,14 @@ import random
 import fakeredis
 import pytest
 
+from core.errors import CommandError
+from core.handler import Handler, Vault
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
 from games.fortress_royals import GAME
 from games.play import random_game
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
-from service.errors import CommandError
-from service.handler import Handler, Vault
 from tests.games.contract import check_contract
 from tests.games.fortress_royals.tables import full_deck, now
 from tests.games.fortress_royals.test_fortress_royals_properties import MAX_ACTIONS, near_misses

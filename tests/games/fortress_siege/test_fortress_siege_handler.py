@@ -10,13 +10,13 @@ import random
 import fakeredis
 import pytest
 
+from core.handler import Handler, Vault
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
 from games.fortress_siege import GAME
 from games.play import random_game
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
-from service.handler import Handler, Vault
 
 from .scenario import deck
 

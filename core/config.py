@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
-
-from service.ratelimit import parse_trusted_proxies
 
 
 def _int(name: str, default: int) -> int:
@@ -65,3 +64,17 @@ class Config:
     @property
     def queue_url(self) -> str | None:
         return self.queue_redis_url or self.redis_url
+
+
+def parse_trusted_proxies(value: str) -> int | tuple[str, ...]:
+    """``TABLESTREAM_TRUSTED_PROXIES``: empty or 0 (off), a count of proxies, or a
+    comma-separated list of proxy addresses or networks (checked here, at start-up)."""
+    value = value.strip()
+    if not value:
+        return 0
+    if value.isdigit():
+        return int(value)
+    entries = tuple(entry.strip() for entry in value.split(",") if entry.strip())
+    for entry in entries:
+        ipaddress.ip_network(entry, strict=False)
+    return entries

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import redis
 
+from core.config import Config
+from core.handler import Handler, Scheduler, Vault
+from core.jobs import LongJobs, NoJobs
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
-from service.config import Config
-from service.handler import Handler, Scheduler, Vault
 
 
 class Platform:
@@ -29,19 +30,17 @@ class Platform:
         self.vault = Vault(client, prefix=config.prefix)
         self.ledger = Ledger(client, prefix=config.prefix)
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
+        self.jobs: LongJobs = NoJobs()
 
     @classmethod
-    def from_config(cls, config: Config, with_scheduler: bool = True) -> Platform:
+    def from_config(cls, config: Config) -> Platform:
+        """The platform on the configured Redis, with no job runner: the entry points wire
+        one in (``workers.wiring``)."""
         if config.redis_url is None:
             raise ValueError("REDIS_URL is not set")
         client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
         queue_client = redis.Redis.from_url(config.queue_url) if config.queue_url != config.redis_url else client
-        platform = cls(config, client, queue_client)
-        if with_scheduler:
-            from workers.scheduling import RQScheduler
-
-            platform.handler.scheduler = RQScheduler(platform)
-        return platform
+        return cls(config, client, queue_client)
 
     def key(self, *parts: str) -> str:
         return ":".join((self.config.prefix, *parts))

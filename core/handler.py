@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import redis
 
+from core.errors import CommandError
 from events.envelope import Envelope, NewEvent, canonical_json
 from events.ledger import Ledger
 from events.store import CommandReused, EventStore, VersionConflict
@@ -30,7 +31,6 @@ from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table
 from projections.tables import LogDamaged, Tables
 from projections.views import sealed_data
-from service.errors import CommandError
 
 BOT_LEVELS = ("random", "greedy", "ismcts")
 ACTORS = ("human", "bot", "timeout")

@@ -9,6 +9,8 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from core.errors import CommandError
+from core.platform import Platform
 from events.envelope import Envelope, verify_chain
 from events.ledger import verify_entries
 from events.store import VersionConflict
@@ -16,8 +18,6 @@ from games.codec import decode
 from projections.audit import AuditReport, audit_entries
 from projections.table import Table, evolve
 from projections.views import board, event_for
-from service.errors import CommandError
-from service.platform import Platform
 
 Progress = Callable[[int, int], None]
 EXPORT_FORMAT = "tablestream-export/1"

@@ -1,0 +1,1 @@
+"""The application core: commands, the vault, tooling on the log; free of Flask and of any job runner."""

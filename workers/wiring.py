@@ -1,0 +1,25 @@
+"""Wiring a platform to RQ, once, in the entry points: the bot-turn scheduler, long jobs,
+and (for tests and the embedded server) jobs run in this very process."""
+
+from __future__ import annotations
+
+from core.config import Config
+from core.platform import Platform
+from workers import runtime
+from workers.long_jobs import RQLongJobs
+from workers.scheduling import RQScheduler
+
+
+def wire(platform: Platform, bots: bool = True) -> Platform:
+    """Give ``platform`` RQ's long jobs and, with ``bots``, RQ's bot-turn scheduler; with
+    ``inline_jobs`` configured, jobs enqueued here also run here."""
+    if bots:
+        platform.handler.scheduler = RQScheduler(platform)
+    platform.jobs = RQLongJobs(platform)
+    if platform.config.inline_jobs:
+        runtime.use(platform)
+    return platform
+
+
+def platform_from_config(config: Config) -> Platform:
+    return wire(Platform.from_config(config))
