@@ -1,0 +1,74 @@
+"""The architecture's layers hold (pyproject's ``[tool.importlinter]``): the HTTP layer and
+the workers over the core, the core over the projections, those over the events and the
+rules; the rules import nothing of ours; only the HTTP layer knows Flask. And the check
+is no formality: an import that crosses a layer, planted in a copy of the tree, breaks it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("games", "events", "projections", "core", "service", "workers")
+LINT = [
+    sys.executable,
+    "-c",
+    "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())",
+]
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run(
+        [*LINT, "--config", str(tree / "pyproject.toml"), "--no-cache"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+def copy_of_tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.txt"))
+    return tree
+
+
+def test_the_layers_hold() -> None:
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "planted", "contract"),
+    [
+        ("core/handler.py", "import workers.jobs", "layers"),
+        ("workers/jobs.py", "import service.app", "layers"),
+        ("games/base.py", "import events.envelope", "layers"),
+        ("projections/table.py", "import flask", "only the HTTP layer knows Flask"),
+        ("games/cards.py", "import redis", "the rules are pure"),
+    ],
+)
+def test_an_import_across_a_layer_breaks_the_check(tmp_path: Path, module: str, planted: str, contract: str) -> None:
+    tree = copy_of_tree(tmp_path)
+    path = tree / module
+    text = path.read_text()
+    # After the module's docstring and future import, as a real import would sit.
+    head, _, tail = text.partition("from __future__ import annotations\n")
+    path.write_text(f"{head}from __future__ import annotations\n\n{planted}  # noqa\n{tail}")
+    result = lint(tree)
+    assert result.returncode != 0, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken and planted.split()[-1].split(".")[0] in broken, result.stdout
