@@ -23,6 +23,14 @@ Conventions shared by every game:
 * Every physical card has an id unique within the game (``"QH"`` in a single
   deck; games with several copies of a card add a suffix). Hidden cards leave
   the server only through ``view`` and ``redact``.
+
+The rules kit, which every game here uses (``GameBase`` and the helpers below it): one
+``decide`` template (game over -> ``game_over``, not this seat's turn -> ``not_your_turn``,
+an action ``legal_actions`` does not list or a malformed one -> ``illegal_action``, then
+the move for the action's type); one evolver shape, ``(state, event) -> state``, in one
+table per game; one move shape, ``(state, seat, action, rng) -> events``; one
+``EventBuilder``; turn order (``next_seat``, ``next_seat_where``, ``seats_from``); and
+the re-deal ``determinize`` does (``shuffled_hidden``, ``redeal``).
 """
 
 from __future__ import annotations
