@@ -64,6 +64,11 @@ class State:
     turns: int = 0
 
 
+Table = State
+"""The name ``State`` had until issue 18: fork events written before then name
+``games.dragon_fortress.state:Table`` in their encoded state, and must still decode."""
+
+
 def dragon_at(line: tuple[str, ...]) -> int | None:
     """Index of the dragon in a line (a line never holds two), else None."""
     for index, card in enumerate(line):
