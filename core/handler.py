@@ -375,8 +375,14 @@ class Handler:
         try:
             decided = game.decide(table.state, seat, dict(action), rng)
         except IllegalAction as error:
+            # The game's own refusal reaches the client as the game gave it: a code of the
+            # platform's set (not_your_turn, game_over) as itself, any other as an illegal
+            # action naming the game's code, always with the game's sentence.
+            if error.code in GAME_CODES:
+                raise CommandError(error.code, error.reason) from None
+            extra = {} if error.code == "illegal_action" else {"rule": error.code}
             raise CommandError(
-                "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat)
+                "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
             ) from None
         events = [NewEvent("ActionTaken", {"action": dict(action), **_draws(rng)}, seat, actor)]
         events += [_new(e, actor) for e in decided]
@@ -588,6 +594,10 @@ def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
     refused by the rules, as without a key, rather than failing here."""
     text = json.dumps([seat, action, expected_version], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+# The refusals a game may give with a code of the platform's own.
+GAME_CODES = frozenset({"not_your_turn", "game_over"})
 
 
 def _key_reused() -> CommandError:
