@@ -4,10 +4,12 @@ Each game's own simulation test (``contract.check_contract``) follows one random
 state and checks views, secrets, determinize and mutated actions. This test checks what
 that one does not, for every game in the registry and every player count:
 
-* every action ``legal_actions`` lists is accepted by ``decide``, not only the one played;
+* the actions ``legal_actions`` lists are accepted by ``decide`` (up to six a state, every
+  fifth state), not only the one played; nearby actions it does not list are refused;
 * ``decide`` and ``evolve`` are deterministic: the same rng gives the same events, and the
   same events fold to equal states;
-* ``determinize`` is a function of the rng: the same seed gives the same deal;
+* ``determinize`` is a function of the rng (the same seed gives the same deal) and keeps
+  what the seat sees;
 * a seat that may not act is refused with ``not_your_turn``, any action after the end with
   ``game_over`` (the service answers these with 403 and 409): for the games under ``games/``,
   which take both from the kit's decide template (the platform tests' tiny game does not).
@@ -22,6 +24,7 @@ import pytest
 from games import registry
 from games.base import Game, IllegalAction
 from games.play import fold, new_game, step
+from tests.games.contract import mutations
 
 SEEDS = range(3)
 MAX_ACTIONS = 5_000
@@ -70,8 +73,13 @@ def test_random_play_keeps_the_contract(key: str, players: int, seed: int) -> No
             bystanders = [other for other in range(players) if other not in acting]
             if bystanders and uses_the_kit(game):
                 assert refusal_code(game, state, bystanders[0], legal[0]) == "not_your_turn"
+            for wrong in mutations(rng.choice(legal), rng):
+                if wrong not in legal:
+                    assert refusal_code(game, state, seat, wrong) == "illegal_action"
             guess = game.determinize(state, seat, random.Random(turn))
-            assert guess == game.determinize(state, seat, random.Random(turn)), "determinize ignores its rng"
+            again = game.determinize(state, seat, random.Random(turn))
+            assert guess == again, "determinize depends on more than its rng"
+            assert game.view(guess, seat) == game.view(state, seat), "determinize changed what the seat sees"
         step(game, play, seat, rng.choice(legal), random.Random(turn))
     else:
         raise AssertionError(f"{key} did not end within {MAX_ACTIONS} actions")
