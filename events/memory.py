@@ -130,6 +130,10 @@ class MemorySubscription(Subscription):
         self.store = store
         self._opened = False
 
+    def open(self) -> None:
+        with self.store._changed:
+            self.store._groups.setdefault(self.group, _Group())
+
     def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
         store = self.store
         with store._changed:

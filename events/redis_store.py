@@ -242,10 +242,17 @@ class RedisSubscription(Subscription):
         self.store = store
         self._opened = False
 
+    def open(self) -> None:
+        try:
+            self.store.redis.xgroup_create(self.store.feed_key, self.group, id="0", mkstream=True)
+        except redis.ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+
     def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
         r, feed = self.store.redis, self.store.feed_key
         if not self._opened:
-            self._create_group()
+            self.open()
         idle_ms = round(self.claim_idle_seconds * 1000)
         # Redis 6.2 answers [cursor, entries]; Redis 7 adds the ids it deleted.
         entries = list(r.xautoclaim(feed, self.group, self.consumer, idle_ms, "0-0", count=count)[1])
@@ -281,13 +288,6 @@ class RedisSubscription(Subscription):
         # none once an entry was deleted.
         mine = next((g for g in groups if g["name"].decode() == self.group), None)
         return mine is not None and mine["pending"] == 0 and mine["last-delivered-id"] == stream["last-generated-id"]
-
-    def _create_group(self) -> None:
-        try:
-            self.store.redis.xgroup_create(self.store.feed_key, self.group, id="0", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
 
 
 def _notice(entry_id: bytes, fields: dict[bytes, bytes]) -> Notice:

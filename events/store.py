@@ -90,6 +90,11 @@ class Subscription(abc.ABC):
         self.claim_idle_seconds = claim_idle_seconds
 
     @abc.abstractmethod
+    def open(self) -> None:
+        """Create the group if it is missing, reading the feed from its start; hand out
+        nothing. (The first ``receive`` does this too.)"""
+
+    @abc.abstractmethod
     def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
         """Notices for this consumer, in feed order: up to ``count`` taken over as idle,
         this consumer's own pending ones on the first call, and up to ``count`` new ones.

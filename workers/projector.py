@@ -1,6 +1,6 @@
-"""The read-model projector: consumes the global feed through a consumer group,
-applies each notice, acks after applying, and claims the pending entries of dead
-consumers. Applying is idempotent (see ``projections.read_models``)."""
+"""The read-model projector: consumes the feed through the store's subscription (a
+consumer group), applies each notice, acks after applying, and takes over the pending
+notices of dead consumers. Applying is idempotent (see ``projections.read_models``)."""
 
 from __future__ import annotations
 
@@ -24,20 +24,15 @@ class Projector:
     def __init__(self, platform: Platform, consumer: str | None = None, claim_idle_ms: int = CLAIM_IDLE_MS) -> None:
         self.platform = platform
         self.claim_idle_ms = claim_idle_ms
-        self._recovered = False
         self.models = ReadModels(platform.redis, platform.config.prefix)
         # Named after the host, not the process: a projector restarted after a crash is the
         # same consumer and first finishes the entries its predecessor was handed, instead
         # of leaving them pending until another consumer claims them as idle.
         self.consumer = consumer or os.environ.get("TABLESTREAM_PROJECTOR_NAME") or socket.gethostname()
-        self.feed = platform.store.feed_key
+        self.subscription = platform.store.subscribe(GROUP, self.consumer, claim_idle_seconds=claim_idle_ms / 1000)
 
     def ensure_group(self) -> None:
-        try:
-            self.platform.redis.xgroup_create(self.feed, GROUP, id="0", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        self.subscription.open()
 
     def apply(self, game_id: str) -> None:
         table = self.platform.tables.load(game_id)
@@ -47,27 +42,15 @@ class Projector:
             if table.status == "finished" and self.platform.ledger.of(game_id) is None:
                 self.platform.handler.record_finished(table)
 
-    def step(self, block_ms: int = 1000, count: int = 100) -> int:
-        """Claim stale entries, read new ones, apply and ack; return how many were handled."""
-        r = self.platform.redis
+    def step(self, block_ms: int | None = 1000, count: int = 100) -> int:
+        """Take over stale notices, receive new ones, apply and ack; return how many were
+        handled. A game that could not be applied stays pending and is taken over again
+        once idle. ``block_ms`` None: do not wait."""
         handled = 0
-        # Redis 6.2 answers [cursor, entries]; Redis 7 adds the ids it deleted.
-        claimed = r.xautoclaim(self.feed, GROUP, self.consumer, self.claim_idle_ms, "0-0", count=count)[1]
-        batches = [claimed] if claimed else []
-        if not self._recovered:
-            # A restarted consumer first finishes what it was handed before it died.
-            for _, entries in r.xreadgroup(GROUP, self.consumer, {self.feed: "0"}, count=10_000) or []:
-                batches.append(entries)
-            self._recovered = True
-        fresh = r.xreadgroup(GROUP, self.consumer, {self.feed: ">"}, count=count, block=block_ms)
-        for _, entries in fresh or []:
-            batches.append(entries)
-        for entries in batches:
-            for entry_id, fields in entries:
-                # A game that could not be applied stays pending and is claimed again once idle.
-                if fields and not self._applied(fields[b"game"].decode()):
-                    continue
-                r.xack(self.feed, GROUP, entry_id)
+        block_seconds = 0.0 if block_ms is None else block_ms / 1000
+        for notice in self.subscription.receive(count=count, block_seconds=block_seconds):
+            if self._applied(notice.game):
+                self.subscription.ack(notice)
                 handled += 1
         return handled
 
@@ -81,9 +64,7 @@ class Projector:
                 time.sleep(1)
 
     def caught_up(self) -> bool:
-        info = self.platform.redis.xinfo_groups(self.feed)
-        group = next((g for g in info if g["name"].decode() == GROUP), None) if info else None
-        return group is not None and group["pending"] == 0 and (group.get("lag") in (0, None))
+        return self.subscription.caught_up()
 
     def _applied(self, game_id: str) -> bool:
         """Apply one game; False (logged) when it cannot be folded, so that one bad game

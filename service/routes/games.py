@@ -11,7 +11,6 @@ from flask import Blueprint, Response, request, stream_with_context
 from redis import RedisError
 
 from core.errors import CommandError
-from events.envelope import Envelope
 from projections.table import Table
 from projections.views import board, event_for
 from service import schemas
@@ -192,7 +191,7 @@ def stream(game_id: str) -> Response:
         # A finished game sends what the client has not seen yet, then ends the stream.
         while not (table.status == "finished" and last >= table.version):
             try:
-                envelopes = _wait_for(p, game_id, last, heartbeat)
+                envelopes = p.store.wait_for(game_id, last, heartbeat, limit=MAX_PAGE)
             except RedisError:
                 yield ": store unavailable, retrying\n\n"
                 time.sleep(1)
@@ -208,12 +207,3 @@ def stream(game_id: str) -> Response:
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
-
-
-def _wait_for(p: Any, game_id: str, after: int, seconds: int) -> list[Envelope]:
-    envelopes = p.store.read(game_id, after=after, limit=MAX_PAGE)
-    if envelopes:
-        return envelopes
-    key = p.store.key(game_id, "events")
-    p.redis.xread({key: f"{after}-0"}, count=1, block=seconds * 1000)
-    return p.store.read(game_id, after=after, limit=MAX_PAGE)
