@@ -221,7 +221,8 @@ class Script:
 
 
 def make_scripts(client: redis.Redis, prefix: str, count: int = SCRIPT_SEEDS, kind: str = KIND) -> list[Script]:
-    from core.handler import Handler, Vault
+    from core.handler import Handler
+    from core.vault import Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
@@ -267,7 +268,8 @@ class Game:
 
 def create_games(client: redis.Redis, prefix: str, scripts: Sequence[Script], count: int) -> list[Game]:
     """Create games on the server's Redis and prefix, through the command handler."""
-    from core.handler import Handler, Vault
+    from core.handler import Handler
+    from core.vault import Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables

@@ -45,7 +45,8 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
         with bench_redis() as (own_client, own_prefix):
             return run(quick, own_client, own_prefix)
     from bench.store import memory as per_event
-    from core.handler import Handler, Vault
+    from core.handler import Handler
+    from core.vault import Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables

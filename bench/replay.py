@@ -56,7 +56,8 @@ def play_random(handler: object, kind: str, rng: random.Random, seed: str, comma
 
 def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
     """``per_kind`` finished random games of every kind, played in memory."""
-    from core.handler import Handler, Vault
+    from core.handler import Handler
+    from core.vault import Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
@@ -74,7 +75,7 @@ def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
 
 
 def import_games(client: redis.Redis, prefix: str, logs: list[Log], count: int) -> list[tuple[str, Log]]:
-    from core.handler import Vault
+    from core.vault import Vault
     from events.redis_store import RedisEventStore
 
     store = RedisEventStore(client, prefix=prefix)

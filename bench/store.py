@@ -188,7 +188,8 @@ def load_and_fold(client: redis.Redis, prefix: str, repeats: int) -> list[Row]:
 
 def build_long_game(client: redis.Redis, prefix: str, store: RedisEventStore, tables: Tables) -> tuple[str, str]:
     """Play random games of a registered kind through the handler until one has 1,000+ events."""
-    from core.handler import Handler, Vault
+    from core.handler import Handler
+    from core.vault import Vault
     from games import registry
 
     handler = Handler(store, tables, Vault(client, prefix=f"{prefix}:load"))

@@ -18,9 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-import redis
-
 from core.errors import CommandError
+from core.vault import Secrets
 from events.envelope import Envelope, NewEvent, canonical_json
 from events.ledger import Ledger
 from events.store import CommandReused, EventStore, VersionConflict
@@ -41,115 +40,6 @@ class Scheduler(Protocol):
     """Told after every append, so bots and timers can be scheduled."""
 
     def after_append(self, table: Table) -> None: ...
-
-
-class Vault:
-    """What never goes in the log: each game's seed and the hashes of seat tokens."""
-
-    SEEDS_KEPT = 4096
-
-    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
-        self.redis = client
-        self.prefix = prefix
-        # A game's seed never changes once set, so each process keeps the ones it used
-        # and an action pays no round trip for it.
-        self._seeds: dict[str, str] = {}
-
-    def _key(self, game_id: str, part: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:{part}"
-
-    def set_seed(self, game_id: str, seed: str) -> None:
-        self.redis.set(self._key(game_id, "seed"), seed)
-
-    def seed(self, game_id: str) -> str:
-        known = self._seeds.get(game_id)
-        if known is not None:
-            return known
-        value = self.redis.get(self._key(game_id, "seed"))
-        if value is None:
-            raise LookupError(f"game {game_id} has no seed")
-        if len(self._seeds) >= self.SEEDS_KEPT:
-            self._seeds.clear()
-        self._seeds[game_id] = value.decode()
-        return value.decode()
-
-    def token_key(self, token: str) -> str:
-        return f"{self.prefix}:token:{token_hash(token)}"
-
-    def issue_token(self, game_id: str, seat: int) -> str:
-        """A new 256-bit token for ``seat``; only its SHA-256 is stored."""
-        token = secrets.token_urlsafe(32)
-        pipe = self.redis.pipeline()
-        pipe.set(self.token_key(token), f"{game_id}:{seat}")
-        pipe.hset(self._key(game_id, "tokens"), token_hash(token), seat)
-        pipe.execute()
-        return token
-
-    def owner(self, token: str) -> tuple[str, int] | None:
-        """The game and seat a token acts for, or None for an unknown token."""
-        return self.owner_of(self.redis.get(self.token_key(token)))
-
-    @staticmethod
-    def owner_of(value: bytes | None) -> tuple[str, int] | None:
-        """The game and seat stored under a token's key (``token_key``), if any."""
-        if value is None:
-            return None
-        game_id, seat = value.decode().rsplit(":", 1)
-        return game_id, int(seat)
-
-    # -- idempotent creation ---------------------------------------------------
-    # A create with an Idempotency-Key claims ``create:<sha256(key)>`` first. The
-    # record keeps the request's fingerprint, the game and its seat tokens, each
-    # masked with a pad derived from the key itself: Redis alone never holds a
-    # usable token, while a retry carrying the key gets the first answer back.
-
-    CLAIM_SECONDS = 30
-    KEEP_SECONDS = 24 * 3600
-
-    def _create_key(self, key: str) -> str:
-        return f"{self.prefix}:create:{hashlib.sha256(key.encode()).hexdigest()}"
-
-    def claim_create(self, key: str, fingerprint: str) -> dict[str, Any] | None:
-        """None when this request now owns ``key``; else the record already there."""
-        record = json.dumps({"fingerprint": fingerprint, "game": None})
-        if self.redis.set(self._create_key(key), record, nx=True, ex=self.CLAIM_SECONDS):
-            return None
-        value = self.redis.get(self._create_key(key))
-        if value is None:  # the claim lapsed between the two calls: try once more
-            return self.claim_create(key, fingerprint)
-        return dict(json.loads(value))
-
-    def finish_create(self, key: str, fingerprint: str, game_id: str, tokens: Mapping[int, str]) -> None:
-        masked = {str(seat): _mask(key, seat, token.encode()).hex() for seat, token in tokens.items()}
-        record = json.dumps({"fingerprint": fingerprint, "game": game_id, "tokens": masked})
-        self.redis.set(self._create_key(key), record, ex=self.KEEP_SECONDS)
-
-    def abandon_create(self, key: str) -> None:
-        self.redis.delete(self._create_key(key))
-
-    @staticmethod
-    def created_tokens(key: str, record: Mapping[str, Any]) -> dict[int, str]:
-        return {
-            int(seat): _mask(key, int(seat), bytes.fromhex(masked)).decode()
-            for seat, masked in record.get("tokens", {}).items()
-        }
-
-    def revoke(self, game_id: str, seat: int) -> None:
-        key = self._key(game_id, "tokens")
-        for digest, owner in self.redis.hgetall(key).items():
-            if int(owner) == seat:
-                self.redis.delete(f"{self.prefix}:token:{digest.decode()}")
-                self.redis.hdel(key, digest)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _mask(key: str, seat: int, data: bytes) -> bytes:
-    """XOR ``data`` with a pad that only the Idempotency-Key can make (it is its own inverse)."""
-    pad = hashlib.shake_256(f"tablestream-create\0{key}\0{seat}".encode()).digest(len(data))
-    return bytes(a ^ b for a, b in zip(data, pad, strict=True))
 
 
 @dataclass(frozen=True)
@@ -174,7 +64,7 @@ class Handler:
         self,
         store: EventStore,
         tables: Tables,
-        vault: Vault,
+        vault: Secrets,
         scheduler: Scheduler | None = None,
         ledger: Ledger | None = None,
     ) -> None:

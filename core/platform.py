@@ -5,8 +5,9 @@ from __future__ import annotations
 import redis
 
 from core.config import Config
-from core.handler import Handler, Scheduler, Vault
+from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
+from core.vault import Vault
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
 from projections.snapshots import RedisSnapshots

@@ -77,6 +77,22 @@ def delete_prefixed(client: redis.Redis, name: str) -> None:
         client.delete(key)
 
 
+RQ_CLEANING_LOCKS = ("rq:clean_groups",)
+
+
+def burst_worker(queues: list[str], connection: redis.Redis) -> None:
+    """Run an RQ worker until its queues are empty; the global cleaning lock its
+    maintenance takes (a key of RQ's own, not under any prefix, living minutes) is removed
+    afterwards if this worker took it, so the test leaves it behind no more than its keys."""
+    from rq import SimpleWorker
+
+    held = {key for key in RQ_CLEANING_LOCKS if connection.exists(key)}
+    SimpleWorker(queues, connection=connection).work(burst=True, logging_level="ERROR")
+    for key in RQ_CLEANING_LOCKS:
+        if key not in held:
+            connection.delete(key)
+
+
 @pytest.fixture
 def fake_redis() -> fakeredis.FakeRedis:
     return fakeredis.FakeRedis()

@@ -13,7 +13,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from core import tooling
 from core.errors import CommandError
-from core.handler import token_hash
+from core.vault import token_hash
 from service.http import bearer, body, caller_seat, platform
 from service.routes.games import game_body, int_arg
 from service.routes.meta import operator_token

@@ -8,7 +8,8 @@ import fakeredis
 import pytest
 
 from core.errors import CommandError
-from core.handler import Handler, Vault
+from core.handler import Handler
+from core.vault import Vault
 from events.memory import MemoryEventStore
 from games.rng import commitment
 from projections.snapshots import RedisSnapshots

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 
-from core.handler import Handler, Vault
+from core.handler import Handler
+from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 from projections.tables import Tables

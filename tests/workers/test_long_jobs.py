@@ -8,10 +8,10 @@ import random
 
 import pytest
 import redis
-from rq import SimpleWorker
 
 from core.config import Config
 from core.platform import Platform
+from tests.conftest import burst_worker
 from tests.tooling.conftest import humans, play
 from workers import long_jobs, runtime
 from workers.scheduling import queue_names
@@ -33,7 +33,7 @@ def test_a_replay_and_an_audit_run_on_a_worker(platform: Platform) -> None:
     assert queued is not None and queued["status"] == "queued" and queued["result"] is None
     assert long_jobs.result(platform, replay) is None
 
-    SimpleWorker(list(queue_names(platform)), connection=platform.queue_redis).work(burst=True, logging_level="ERROR")
+    burst_worker(list(queue_names(platform)), platform.queue_redis)
 
     done = long_jobs.status(platform, replay)
     assert done is not None and done["status"] == "finished"

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 import redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.job import Job
 
 from core.config import Config
 from core.platform import Platform
 from games import registry
+from tests.conftest import burst_worker
 from workers import runtime
 from workers.jobs import bot_turn
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
@@ -27,7 +28,7 @@ def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
 
 
 def work(platform: Platform) -> None:
-    SimpleWorker(list(queue_names(platform)), connection=platform.queue_redis).work(burst=True, logging_level="ERROR")
+    burst_worker(list(queue_names(platform)), platform.queue_redis)
 
 
 def test_a_bot_to_act_gets_a_job_with_a_deterministic_id(platform: Platform) -> None:

@@ -10,7 +10,8 @@ import fakeredis
 import pytest
 
 from core.errors import CommandError
-from core.handler import Handler, Vault
+from core.handler import Handler
+from core.vault import Vault
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
 from games.fortress_royals import GAME
