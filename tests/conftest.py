@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import fakeredis
 import pytest
@@ -17,6 +18,7 @@ import redis
 
 from games import registry
 from tests.leftovers import pytest_sessionfinish, pytest_sessionstart  # noqa: F401  (hooks: the suite leaves no key behind)
+from tests.reliability.procs import RedisServer
 from tests.tinygame import GAME as TINY
 
 registry.register(TINY)
@@ -75,6 +77,15 @@ def delete_prefixed(client: redis.Redis, name: str) -> None:
             client.srem("rq:workers", worker)
     for key in [*queue_keys, *client.scan_iter(match=f"{name}:*", count=1000)]:
         client.delete(key)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server of the test's own on a free port (it may be killed), stopped after."""
+    server = RedisServer(tmp_path / "redis")
+    server.start()
+    yield server
+    server.stop()
 
 
 RQ_CLEANING_LOCKS = ("rq:clean_groups",)

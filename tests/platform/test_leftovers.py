@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(300)
 
 CONFTEST = "from tests.leftovers import pytest_sessionfinish, pytest_sessionstart  # noqa: F401\n"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    own = RedisServer(tmp_path / "redis")
-    own.start()
-    yield own
-    own.stop()
 
 
 def run(tmp_path: Path, url: str, body: str) -> subprocess.CompletedProcess[str]:
@@ -78,11 +69,11 @@ TIDY = """
 """
 
 
-def test_a_run_that_leaves_keys_behind_fails_and_names_them(server: RedisServer, tmp_path: Path) -> None:
-    before = server.client()
+def test_a_run_that_leaves_keys_behind_fails_and_names_them(own_redis: RedisServer, tmp_path: Path) -> None:
+    before = own_redis.client()
     before.set("someone:else", 1)  # there before the run: never judged, never touched
     before.sadd("known:queues", "theirs")
-    result = run(tmp_path, server.url, LEAKY)
+    result = run(tmp_path, own_redis.url, LEAKY)
     output = result.stdout + result.stderr
     assert result.returncode != 0, output
     assert "3 passed" in output, output  # every test passed: only the check failed the run
@@ -93,10 +84,10 @@ def test_a_run_that_leaves_keys_behind_fails_and_names_them(server: RedisServer,
     before.close()
 
 
-def test_a_run_that_cleans_up_passes(server: RedisServer, tmp_path: Path) -> None:
-    client = server.client()
+def test_a_run_that_cleans_up_passes(own_redis: RedisServer, tmp_path: Path) -> None:
+    client = own_redis.client()
     client.sadd("known:queues", "theirs")
-    result = run(tmp_path, server.url, TIDY)
+    result = run(tmp_path, own_redis.url, TIDY)
     assert result.returncode == 0, result.stdout + result.stderr
     assert client.smembers("known:queues") == {b"theirs"}
     client.delete("known:queues")

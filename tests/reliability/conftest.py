@@ -1,26 +1,15 @@
-"""Fixtures of the reliability suite: a redis-server of the test's own (so it may be
-killed), and an in-process platform on the shared test Redis (under the test's prefix)."""
+"""Fixtures of the reliability suite: an in-process platform on the shared test Redis
+(under the test's prefix); ``own_redis``, a redis-server of the test's own (so it may be
+killed), is in ``tests/conftest.py``."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
 
 from core.config import Config
 from core.platform import Platform
-from tests.reliability.procs import RedisServer
 from workers.scheduling import InlineBots
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path / "redis")
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
