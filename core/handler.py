@@ -32,7 +32,6 @@ from projections.tables import LogDamaged, Tables
 from projections.views import sealed_data
 
 BOT_LEVELS = ("random", "greedy", "ismcts")
-ACTORS = ("human", "bot", "timeout")
 MAX_NAME = 64
 
 

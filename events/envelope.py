@@ -24,7 +24,6 @@ from typing import Any
 
 GENESIS_HASH = "0" * 64
 SCHEMA = 2
-ACTORS = frozenset({"human", "bot", "system", "timeout"})
 
 
 def canonical_json(value: Any) -> str:
