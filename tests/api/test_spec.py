@@ -49,9 +49,10 @@ def build_app() -> Flask:
     from core.platform import Platform
     from service.app import create_app
     from workers.scheduling import InlineBots
+    from workers.wiring import wire
 
     config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6)
-    platform = Platform(config, fakeredis.FakeRedis())
+    platform = wire(Platform(config, fakeredis.FakeRedis()), bots=False)
     platform.handler.scheduler = InlineBots(platform)
     return create_app(config, platform)
 

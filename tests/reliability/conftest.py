@@ -10,6 +10,7 @@ import redis
 from core.config import Config
 from core.platform import Platform
 from workers.scheduling import InlineBots
+from workers.wiring import wire
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def inline_platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Pla
     config = Config(
         redis_url=redis_url, prefix=prefix, rate_per_address=10**6, rate_per_token=10**6, heartbeat_seconds=1
     )
-    platform = Platform(config, real_redis)
+    platform = wire(Platform(config, real_redis), bots=False)  # RQ's long jobs, as the entry points wire them
     platform.handler.scheduler = InlineBots(platform)
     return platform
 
