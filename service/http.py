@@ -122,7 +122,7 @@ def caller_seat(game_id: str) -> int | None:
     return seat
 
 
-# Tokens this process knows to be over their limit until their window ends.
+# Tokens this process knows to be refused, each until Redis would allow its next request.
 OVER_LIMIT = OverLimit()
 
 
