@@ -129,12 +129,15 @@ def _set_up(_: State | None, event: GameEvent) -> State:
     return _setup(event.data)
 
 
+def _moved_forward(line: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``line`` with ``card`` swapped with the card just before it."""
+    at = line.index(card)
+    return line[: at - 1] + (line[at], line[at - 1]) + line[at + 1 :]
+
+
 def _estate_card_moved(table: State, event: GameEvent) -> State:
     seat, estate = _mover(table, event)
-    data = event.data
-    line = estate.line
-    at = line.index(data["card"])
-    line = line[: at - 1] + (line[at], line[at - 1]) + line[at + 1 :]
+    line = _moved_forward(estate.line, event.data["card"])
     return _with_estate(table, seat, replace(estate, line=line), step=STEP_ACQUIRE)
 
 
@@ -144,11 +147,7 @@ def _estate_move_forgone(table: State, _: GameEvent) -> State:
 
 def _dragon_advanced(table: State, event: GameEvent) -> State:
     seat, estate = _mover(table, event)
-    data = event.data
-    line = estate.line
-    at = line.index(data["dragon"])
-    line = line[: at - 1] + (line[at], line[at - 1]) + line[at + 1 :]
-    return _with_estate(table, seat, replace(estate, line=line))
+    return _with_estate(table, seat, replace(estate, line=_moved_forward(estate.line, event.data["dragon"])))
 
 
 def _card_razed(table: State, event: GameEvent) -> State:
