@@ -98,7 +98,11 @@ class Vault(Secrets):
         return value.decode()
 
     def token_key(self, token: str) -> str:
-        return f"{self.prefix}:token:{token_hash(token)}"
+        return self.owner_key(token_hash(token))
+
+    def owner_key(self, digest: str) -> str:
+        """The key naming whom the token with SHA-256 ``digest`` acts for."""
+        return f"{self.prefix}:token:{digest}"
 
     def issue_token(self, game_id: str, seat: int) -> str:
         """A new 256-bit token for ``seat``; only its SHA-256 is stored."""

@@ -3,7 +3,6 @@ request bodies through schemas, and rate limits."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ from marshmallow import Schema, ValidationError
 
 from core.errors import CommandError
 from core.platform import Platform
+from core.vault import token_hash
 from service.errors import status_of, title_of
 from service.metrics import observe_request
 from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, retry_after
@@ -131,8 +131,20 @@ def _refuse(left_ms: int) -> CommandError:
     return CommandError("rate_limited", f"Too many requests; wait {seconds} s and try again.", retry_after=seconds)
 
 
-def _token_counter_key(p: Platform, token: str) -> str:
-    return p.key("rate", "token", hashlib.sha256(token.encode()).hexdigest())
+def _token_counter_key(p: Platform, digest: str) -> str:
+    return p.key("rate", "token", digest)
+
+
+_DIGEST = "tablestream.token_digest"  # set by over_limit_gate in the WSGI environ
+
+
+def _digest(environ: dict[str, Any], token: str) -> str:
+    """The token's SHA-256, hashed once a request (the gate, the limiter and the owner's
+    key all use it)."""
+    known = environ.get(_DIGEST)
+    if known is None or known[0] != token:
+        known = environ[_DIGEST] = (token, token_hash(token))
+    return str(known[1])
 
 
 def rate_limit() -> None:
@@ -152,7 +164,8 @@ def rate_limit() -> None:
         if hit.refused_by is not None:
             raise _refuse(hit.wait_ms)
         return
-    token_key = _token_counter_key(platform(), token)
+    digest = _digest(request.environ, token)
+    token_key = _token_counter_key(platform(), digest)
     now = time.monotonic()
     left = OVER_LIMIT.left_ms(token_key, now)
     if left is not None:
@@ -161,7 +174,7 @@ def rate_limit() -> None:
         address_key,
         config.rate_per_address,
         config.rate_window_seconds,
-        (token_key, platform().vault.token_key(token)),
+        (token_key, platform().vault.owner_key(digest)),
         config.rate_per_token,
     )
     g.token_owner = (token, platform().vault.owner_of(hit.owner))
@@ -189,7 +202,7 @@ def over_limit_gate(app: Flask, wsgi_app: WSGIApplication) -> WSGIApplication:
             token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
             if token is not None:
                 started = time.perf_counter()
-                left = OVER_LIMIT.left_ms(_token_counter_key(p, token), time.monotonic())
+                left = OVER_LIMIT.left_ms(_token_counter_key(p, _digest(environ, token)), time.monotonic())
                 if left is not None:
                     response = problem(_refuse(left))
                     response.headers.extend(cors_headers(p.config.cors_origins, environ.get("HTTP_ORIGIN")))
