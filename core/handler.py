@@ -27,7 +27,7 @@ from games import registry
 from games.base import Game, GameEvent, IllegalAction, InvalidOptions
 from games.codec import encode
 from games.rng import Draws, commitment, derive_rng
-from projections.table import PLATFORM_EVENTS, Table
+from projections.table import PLATFORM_EVENTS, Table, between_commands
 from projections.tables import LogDamaged, Tables
 from projections.views import sealed_data
 
@@ -384,7 +384,7 @@ class Handler:
                     irreversible_version=envelope.version,
                     irreversible_type=envelope.type,
                 )
-        if later[0].type not in ("ActionTaken", "UndoRequested", "UndoAnswered", "Rewound", "SeatTaken"):
+        if not between_commands(later[0].type):
             raise CommandError("invalid_request", f"Version {to_version} is in the middle of a command.")
 
     # -- forks -------------------------------------------------------------------
@@ -406,9 +406,9 @@ class Handler:
         if past is None or past.state is None:
             raise CommandError("invalid_request", f"Version {at_version} is before the deal.")
         around = self.store.read(game_id, after=at_version - 1, limit=2)
-        if len(around) == 2 and not {around[0].type, around[1].type} & PLATFORM_EVENTS:
-            # Between two events a game decided together (the deal, an action's effects) the
-            # state is half-made: a game forked there may have nobody to act, ever.
+        if not between_commands(around[1].type if len(around) == 2 else None):
+            # Inside a command (the deal, an action's effects) the state is half-made: a
+            # game forked there may have nobody to act, ever.
             raise CommandError("invalid_request", f"Version {at_version} is in the middle of a command.")
         game = table.game
         seed = secrets.token_hex(32)
@@ -427,7 +427,7 @@ class Handler:
         if len(seats) != len(table.seats):
             raise CommandError("invalid_request", f"A fork keeps the {len(table.seats)} seats of its game.")
         fork_id = secrets.token_urlsafe(9)
-        envelope = self.store.read(game_id, after=at_version - 1, limit=1)[0]
+        envelope = around[0]
         first = NewEvent(
             "ForkedFrom",
             {

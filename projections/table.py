@@ -37,6 +37,18 @@ PLATFORM_EVENTS = frozenset(
     }
 )
 
+# The events that begin a command. The version just before one (or the head) is between
+# two commands, where the state is whole: an undo may go back to it and a fork may start
+# from it. Inside a command (the deal, an action's effects) the state is half-made.
+# The web client's replay mirrors this set (service/client/replay.js).
+COMMAND_STARTS = frozenset({"ActionTaken", "SeatTaken", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"})
+
+
+def between_commands(following: str | None) -> bool:
+    """Whether a version whose next event has type ``following`` (None: it is the head)
+    lies between two commands."""
+    return following is None or following in COMMAND_STARTS
+
 
 @dataclass(frozen=True)
 class Seat:

@@ -9,6 +9,9 @@ import { kindModule } from "./kinds/index.js";
 import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
 import { verifyRecord } from "./verify.js";
 
+// The events that begin a command: projections/table.py COMMAND_STARTS.
+export const COMMAND_STARTS = new Set(["ActionTaken", "SeatTaken", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"]);
+
 async function sha256Hex(text) {
   if (!globalThis.crypto?.subtle) return null;
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -173,10 +176,26 @@ export async function showReplay(root, gameId, params) {
     auditBox.append(el("p", { class: "muted" }, "Checks the hash chain, re-decides every action, the seed commitment, and that the snapshot equals the fold."), run, out);
   }
 
+  // A version lies between two commands when the next event begins one (or it is the
+  // last): only there is the state whole, so only there does a fork start. The set is
+  // the server's COMMAND_STARTS (projections/table.py); a test keeps the two equal.
+  const typeAt = new Map(events.map((e) => [e.version, e.type]));
+  const betweenCommands = (v) => v >= last || COMMAND_STARTS.has(typeAt.get(v + 1));
+
   function renderFork() {
     clear(forkBox).appendChild(el("h3", {}, "Fork"));
-    forkBox.append(el("p", { class: "muted" }, `Start a new game from version ${version}, with you in the human seats and bots where there were bots.`),
-      el("button", { type: "button", "data-testid": "fork", onclick: fork }, `Fork at version ${version}`));
+    if (betweenCommands(version)) {
+      forkBox.append(el("p", { class: "muted" }, `Start a new game from version ${version}, with you in the human seats and bots where there were bots.`),
+        el("button", { type: "button", "data-testid": "fork", onclick: fork }, `Fork at version ${version}`));
+      return;
+    }
+    let before = version - 1;
+    while (before > 1 && !betweenCommands(before)) before -= 1;
+    let after = version + 1;
+    while (after < last && !betweenCommands(after)) after += 1;
+    const nearest = before > 1 ? `${before} and ${after}` : `${after}`;
+    forkBox.append(el("p", { class: "muted", "data-testid": "fork-why" }, `Version ${version} is in the middle of a command (the deal, or an action's effects), where the table is half-made. The nearest to fork at: ${nearest}.`),
+      el("button", { type: "button", "data-testid": "fork", disabled: true }, `Fork at version ${version}`));
   }
 
   async function fork() {

@@ -161,9 +161,23 @@ def test_play_to_the_end_then_replay_audit_and_fork(
     )
     page.screenshot(path=str(output / f"{kind}.png"), full_page=True)
     check_replay(page, kind, output)
-    # Fork the finished game at the slider's version: a new table opens, playable.
+    # Version 1 is the game's creation, dealt in the same command: the table there is
+    # half-made, so the replay offers no fork and names the nearest version that forks.
+    page.locator("#replay-slider").fill("1")
+    page.wait_for_selector("[data-testid=fork-why]")
+    assert page.locator("[data-testid=fork]").is_disabled()
+    nearest = re.search(r"nearest to fork at: (\d+)", page.locator("[data-testid=fork-why]").inner_text())
+    assert nearest, page.locator("[data-testid=fork-why]").inner_text()
+    # Fork the finished game there: a new table opens, playable.
+    page.locator("#replay-slider").fill(nearest.group(1))
+    page.wait_for_selector("[data-testid=fork]:not([disabled])")
     page.click("[data-testid=fork]")
-    page.wait_for_url(re.compile(r"#/game/"), timeout=15_000)
+    # The fork either opens the new table or says why not in a toast; the toast is the failure.
+    page.wait_for_function(
+        "() => location.hash.startsWith('#/game/') || document.querySelector('.toast-error')", timeout=15_000
+    )
+    refused = page.locator(".toast-error")
+    assert refused.count() == 0, f"the fork was refused: {refused.all_inner_texts()}"
     page.wait_for_selector(".board", timeout=15_000)
     assert page.locator(".table-head .status-active, .table-head .status-finished").count() >= 1
     print(f"\n{kind}: {clicks} clicks to the end, {time.monotonic() - started:.1f} s with replay, audit and fork")

@@ -37,3 +37,10 @@ def play(platform: Platform, table: Table, rng: random.Random, max_actions: int 
 
 def humans(count: int) -> list[dict[str, Any]]:
     return [{"name": f"p{i}"} for i in range(count)]
+
+
+def whole_version(platform: Platform, game_id: str, at_most: int) -> int:
+    """The latest version no later than ``at_most`` that lies just before an action: a
+    version between two commands, where a fork or an undo may start."""
+    log = platform.handler.store.read(game_id)
+    return max(e.version for e in log if e.type == "ActionTaken" and e.version <= at_most + 1) - 1

@@ -16,9 +16,10 @@ from games import registry
 from games.base import GameEvent
 from games.rng import derive_rng
 from projections.audit import audit_entries
+from projections.table import PLATFORM_EVENTS
 from service.app import create_app
 from tests.games.contract import assert_no_secret
-from tests.tooling.conftest import humans, play
+from tests.tooling.conftest import humans, play, whole_version
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
@@ -113,13 +114,36 @@ def test_undo_only_to_a_command_boundary_of_a_game_in_play(platform: Platform) -
 def test_a_finished_game_forks_exactly(platform: Platform) -> None:
     h = platform.handler
     table = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))
-    at = table.version - 6
+    at = whole_version(platform, table.game_id, table.version - 6)
     fork = h.fork(table.game_id, at, None).table
     then = h.tables.at(table.game_id, at)
     assert then is not None and fork.state == then.state
     assert fork.forked_from == {"game": table.game_id, "version": at, "hash": h.store.read(table.game_id)[at - 1].hash}
     assert fork.seed_commitment != table.seed_commitment and fork.fair_deal is False
     assert audit_entries(fork.game_id, h.store.read_raw(fork.game_id), h.vault.seed(fork.game_id)).ok
+
+
+def test_a_fork_starts_only_between_two_commands(platform: Platform) -> None:
+    """Versions inside a command (the deal, an action's effects) are refused; every
+    version just before an action, and only those among the game's events, forks."""
+    h = platform.handler
+    table = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))
+    log = h.store.read(table.game_id)
+    following = {e.version - 1: e.type for e in log}
+    for e in log[:-1]:
+        then = h.tables.at(table.game_id, e.version)
+        if then is None or then.state is None:
+            with pytest.raises(CommandError, match="before the deal"):
+                h.fork(table.game_id, e.version, None)
+            continue
+        starts = following[e.version] in ("ActionTaken", "SeatTaken", "UndoRequested", "UndoAnswered", "Rewound")
+        if starts:
+            assert h.fork(table.game_id, e.version, None).table.version == 1
+        else:
+            with pytest.raises(CommandError, match="middle of a command"):
+                h.fork(table.game_id, e.version, None)
+    assert any(t == "ActionTaken" for t in following.values())
+    assert any(t not in PLATFORM_EVENTS for t in following.values()), "the log has a command of several events"
 
 
 KINDS = [k for k in registry.keys() if k != "tiny"]
@@ -335,7 +359,9 @@ def test_an_audit_checks_where_a_fork_comes_from(platform: Platform) -> None:
 
     h = platform.handler
     finished = play(platform, h.create_game("tiny", humans(2)).table, random.Random(3))
-    exact = h.fork(finished.game_id, finished.version - 6, None).table.game_id
+    exact = h.fork(
+        finished.game_id, whole_version(platform, finished.game_id, finished.version - 6), None
+    ).table.game_id
     in_play = play(platform, h.create_game("tiny", humans(2)).table, random.Random(4), 2)
     redealt = h.fork(in_play.game_id, in_play.version, 0).table.game_id
     for fork_id in (exact, redealt):
