@@ -28,8 +28,9 @@ The rules kit, which every game here uses (``GameBase`` and the helpers below it
 ``decide`` template (game over -> ``game_over``, not this seat's turn -> ``not_your_turn``,
 an action ``legal_actions`` does not list or a malformed one -> ``illegal_action``, then
 the move for the action's type); one evolver shape, ``(state, event) -> state``, in one
-table per game; one move shape, ``(state, seat, action, rng) -> events``; one
-``EventBuilder``; turn order (``next_seat``, ``next_seat_where``, ``seats_from``); and
+table per game; one move shape, ``(state, seat, action, rng) -> events`` (or the
+``EventBuilder`` that made them); one ``EventBuilder``; one ``Decision`` (the events and
+the state after them, folded once); turn order (``next_seat``, ``next_seat_where``, ``seats_from``); and
 the re-deal ``determinize`` does (``shuffled_hidden``, ``redeal``).
 """
 
@@ -176,6 +177,11 @@ class Game(Protocol):
         """Validate ``action`` and return its events; raise ``IllegalAction`` otherwise."""
         ...
 
+    def decision(self, state: State, seat: int, action: Action, rng: random.Random) -> Decision:
+        """``decide``, with the state after its events (each folded once, as it was made):
+        the one way the platform, the audit and the bots decide an action."""
+        ...
+
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may see (``None``: a spectator). JSON values only."""
         ...
@@ -218,8 +224,17 @@ class Game(Protocol):
 Evolver = Callable[[Any, GameEvent], Any]
 """One event type's case of ``evolve``: ``(state, event) -> state``, no checks, no rng."""
 
-Move = Callable[[Any, int, Action, random.Random], list[GameEvent]]
-"""One action type's case of ``decide``: ``(state, seat, action, rng) -> events``."""
+@dataclass(frozen=True)
+class Decision:
+    """What one action does: its events, and the state after them."""
+
+    events: list[GameEvent]
+    state: State
+
+
+Move = Callable[[Any, int, Action, random.Random], "list[GameEvent] | EventBuilder"]
+"""One action type's case of ``decide``: ``(state, seat, action, rng) -> events``, or the
+``EventBuilder`` that made them (which has folded them already)."""
 
 
 def evolve_by_type(table: Mapping[str, Evolver], state: State | None, event: GameEvent) -> State:
@@ -331,8 +346,12 @@ class GameBase:
         return self.evolvers[event.type](state, event)
 
     def decide(self, state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+        return self.decision(state, seat, action, rng).events
+
+    def decision(self, state: State, seat: int, action: Action, rng: random.Random) -> Decision:
         """The one decide template: is the game over, is it ``seat``'s turn, is the action
-        legal, then the move's own rules."""
+        legal, then the move's own rules, then what the rules add after any move. Each
+        event is folded once: by the move's builder as it is made, or here."""
         if self.is_over(state):
             raise IllegalAction(self.game_over_reason, code="game_over")
         if seat not in self.to_act(state):  # type: ignore[attr-defined]
@@ -343,8 +362,18 @@ class GameBase:
                 raise IllegalAction(self.refusal(state, seat, action))
         elif not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction(self.malformed_reason)
-        events = self.move(state, seat, str(action["type"]))(state, seat, action, rng)
-        return events + self.after_move(state, events)
+        made = self.move(state, seat, str(action["type"]))(state, seat, action, rng)
+        if isinstance(made, EventBuilder):
+            events, after = list(made.events), made.state
+        else:
+            events, after = made, self.fold(state, made)
+        more = self.after_move(after, events)
+        return Decision(events + more, self.fold(after, more))
+
+    def fold(self, state: State, events: Iterable[GameEvent]) -> State:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
 
     def is_over(self, state: State) -> bool:
         return self.outcome(state) is not None  # type: ignore[attr-defined]
@@ -363,7 +392,8 @@ class GameBase:
         raise NotImplementedError
 
     def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
-        """Events the rules add after any move's own (the turn passing, ...); none by default."""
+        """Events the rules add after any move's own (the turn passing, ...), given the
+        state after the move's ``events``; none by default."""
         return []
 
     def fair_deal(self, options: Mapping[str, JSON]) -> bool:

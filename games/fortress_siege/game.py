@@ -219,8 +219,6 @@ class FortressSiege(GameBase):
 
     def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
         """The turn passes after the third move, or at once if the mover is out."""
-        for one in events:
-            state = EVOLVE[one.type](state, one)
         if state.over or state.attack is not None:
             return []
         if state.moves_left > 0 and state.players[state.active].in_game:
