@@ -24,7 +24,7 @@ from events.envelope import Envelope, NewEvent, canonical_json
 from events.ledger import Ledger
 from events.store import CommandReused, EventStore, VersionConflict
 from games import registry
-from games.base import Game, GameEvent, IllegalAction, InvalidOptions
+from games.base import Game, GameEvent, IllegalAction, InvalidOptions, State
 from games.codec import encode
 from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table, between_commands
@@ -219,7 +219,7 @@ class Handler:
         bound = command_id is not None and actor == "human"
         fingerprint = request_fingerprint(seat, action, expected_version) if bound else None
         try:
-            events = self._decided(table, seat, action, expected_version, actor)
+            events, after = self._decided(table, seat, action, expected_version, actor)
         except CommandError:
             if command_id is not None:
                 try:
@@ -231,7 +231,7 @@ class Handler:
             if table is not cached:
                 raise
             table = self.load(game_id)  # a refusal is given on the log's latest version
-            events = self._decided(table, seat, action, expected_version, actor)
+            events, after = self._decided(table, seat, action, expected_version, actor)
         # (a command seen before is answered as a duplicate, not as a conflict)
         return self._appended(
             table,
@@ -239,12 +239,15 @@ class Handler:
             command_id,
             "Someone acted first: the game is at version {}; reload and try again.",
             fingerprint,
+            after,
         )
 
     def _decided(
         self, table: Table, seat: int, action: Mapping[str, Any], expected_version: int, actor: str
-    ) -> list[NewEvent]:
-        """The events of ``action`` by ``seat`` on ``table``, or the refusal."""
+    ) -> tuple[list[NewEvent], State]:
+        """The events of ``action`` by ``seat`` on ``table`` and the game's state after
+        them, or the refusal. The platform checks only what is its own (the game's
+        status, the client's version); the game's ``decision`` checks the action."""
         if table.status == "finished":
             raise CommandError("game_over", "The game is over.", version=table.version)
         if table.status == "open":
@@ -256,17 +259,15 @@ class Handler:
                 version=table.version,
             )
         game = table.game
-        if seat not in game.to_act(table.state):
-            raise CommandError("not_your_turn", f"Seat {seat} may not act now.", to_act=sorted(table.to_act()))
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise CommandError("illegal_action", "An action is a JSON object with a 'type'.")
         rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
         try:
-            decided = game.decide(table.state, seat, dict(action), rng)
+            decided = game.decision(table.state, seat, dict(action) if isinstance(action, Mapping) else action, rng)
         except IllegalAction as error:
             # The game's own refusal reaches the client as the game gave it: a code of the
             # platform's set (not_your_turn, game_over) as itself, any other as an illegal
             # action naming the game's code, always with the game's sentence.
+            if error.code == "not_your_turn":
+                raise CommandError(error.code, error.reason, to_act=sorted(table.to_act())) from None
             if error.code in GAME_CODES:
                 raise CommandError(error.code, error.reason) from None
             extra = {} if error.code == "illegal_action" else {"rule": error.code}
@@ -274,9 +275,11 @@ class Handler:
                 "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
             ) from None
         events = [NewEvent("ActionTaken", {"action": dict(action), **_draws(rng)}, seat, actor)]
-        events += [_new(e, actor) for e in decided]
-        events += self._ending(game, table, decided)
-        return events
+        events += [_new(e, actor) for e in decided.events]
+        result = game.outcome(decided.state)
+        if result is not None:
+            events.append(NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)}))
+        return events, decided.state
 
     def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
         """Append platform events (undo, expiry) after ``table``'s version."""
@@ -289,10 +292,12 @@ class Handler:
         command_id: str | None,
         conflict_detail: str,
         fingerprint: str | None = None,
+        decided: State | None = None,
     ) -> Acted:
         """Append after ``table``'s version; a log that moved on is ``stale_version``, with
         ``conflict_detail`` naming the current version; ``command_id`` seen with a request
-        other than ``fingerprint``'s is ``idempotency_key_reused``."""
+        other than ``fingerprint``'s is ``idempotency_key_reused``. ``decided``: the game's
+        state after ``events``, as the decision left it (they are not folded again)."""
         try:
             result = self.store.append(
                 table.game_id,
@@ -310,7 +315,7 @@ class Handler:
             raise _key_reused() from None
         if result.duplicate:
             return self._replayed(table, result.first_version, result.last_version)
-        new = self.tables.advance(table, list(result.envelopes))
+        new = self.tables.advance(table, list(result.envelopes), decided)
         if new.status == "finished":
             self.record_finished(new)
         self._scheduled(new)
@@ -452,15 +457,6 @@ class Handler:
         tokens = {i: self.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
         self._scheduled(new)
         return Created(new, tokens)
-
-    def _ending(self, game: Game, table: Table, decided: Sequence[GameEvent]) -> list[NewEvent]:
-        state = table.state
-        for event in decided:
-            state = game.evolve(state, event)
-        result = game.outcome(state)
-        if result is None:
-            return []
-        return [NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)})]
 
     def _sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
         """``events`` ready to follow ``table``'s version, hidden values sealed."""

@@ -224,6 +224,7 @@ class Game(Protocol):
 Evolver = Callable[[Any, GameEvent], Any]
 """One event type's case of ``evolve``: ``(state, event) -> state``, no checks, no rng."""
 
+
 @dataclass(frozen=True)
 class Decision:
     """What one action does: its events, and the state after them."""
@@ -351,7 +352,12 @@ class GameBase:
     def decision(self, state: State, seat: int, action: Action, rng: random.Random) -> Decision:
         """The one decide template: is the game over, is it ``seat``'s turn, is the action
         legal, then the move's own rules, then what the rules add after any move. Each
-        event is folded once: by the move's builder as it is made, or here."""
+        event is folded once: by the move's builder as it is made, or here.
+
+        A game that writes its own ``decide`` instead of moves gets its events folded here."""
+        if type(self).decide is not GameBase.decide:
+            events = self.decide(state, seat, action, rng)
+            return Decision(events, self.fold(state, events))
         if self.is_over(state):
             raise IllegalAction(self.game_over_reason, code="game_over")
         if seat not in self.to_act(state):  # type: ignore[attr-defined]

@@ -16,7 +16,6 @@ from collections.abc import Callable
 
 from games.base import Action, Game, IllegalAction, State
 from games.ismcts import ismcts_bot, search
-from games.play import fold
 
 Bot = Callable[[Game, State, int, random.Random], Action]
 
@@ -32,7 +31,7 @@ def greedy_bot(game: Game, state: State, seat: int, rng: random.Random) -> Actio
     best_value = float("-inf")
     for action in legal:
         try:
-            after = fold(game, game.decide(guess, seat, action, rng), guess)
+            after = game.decision(guess, seat, action, rng).state
         except IllegalAction:
             continue
         value = game.evaluate(after, seat)

@@ -167,12 +167,9 @@ def _apply(game: Game, world: State, seat: int, action: Action, rng: random.Rand
     """The state after ``action``; None if the game refuses an action it listed
     (a game bug: the simulation stops there rather than crash the bot)."""
     try:
-        events = game.decide(world, seat, action, rng)
+        return game.decision(world, seat, action, rng).state
     except IllegalAction:
         return None
-    for event in events:
-        world = game.evolve(world, event)
-    return world
 
 
 def _scorer(game: Game, world: State) -> Callable[[int], float]:

@@ -34,11 +34,11 @@ def new_game(game: Game, players: int, options: Mapping[str, JSON] | None, rng: 
 
 
 def step(game: Game, play: Playthrough, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-    events = game.decide(play.state, seat, action, rng)
-    play.events.extend(events)
+    decided = game.decision(play.state, seat, action, rng)
+    play.events.extend(decided.events)
     play.actions.append((seat, action))
-    play.state = fold(game, events, play.state)
-    return events
+    play.state = decided.state
+    return decided.events
 
 
 def random_game(

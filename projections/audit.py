@@ -16,10 +16,11 @@ from typing import Any
 
 from events.commitments import open_problem
 from events.envelope import Envelope, canonical_json, verify_chain
-from games.base import Game, GameEvent, IllegalAction, action_matches
+from games.base import Game, GameEvent, IllegalAction, State
 from games.registry import get
 from games.rng import Draws, commitment, derive_rng
 from projections.table import PLATFORM_EVENTS, Table, evolve
+from projections.tables import fold_runs
 from projections.views import sealed_data
 
 Progress = Callable[[int, int], None]
@@ -141,13 +142,12 @@ def audit_entries(
     while index < total:
         envelope = envelopes[index]
         if envelope.type == "ActionTaken":
-            problem, consumed = _check_action(game, table, envelopes, index, seed, recipe)
+            problem, consumed, decided = _check_action(game, table, envelopes, index, seed, recipe)
             if problem:
                 return report.fail(problem[0], problem[1])
             report.actions += 1
-            for e in envelopes[index : index + consumed]:
-                table = evolve(table, e, past)
-                tables[e.version] = table
+            # Folded once: the decision's state when the seed re-decided the recorded events.
+            table = fold_runs(table, envelopes[index : index + consumed], past, tables, decided)
             index += consumed
             if progress and index % 100 < consumed:
                 progress(index, total)
@@ -160,8 +160,10 @@ def audit_entries(
                 return report.fail(envelope.version, "the recorded outcome is not the fold's outcome")
         if envelope.type == "Rewound" and table is not None:
             to_version = envelope.data.get("to_version")
-            if not isinstance(to_version, int) or to_version not in tables:
+            if not isinstance(to_version, int) or not 1 <= to_version < envelope.version:
                 return report.fail(envelope.version, "an undo names a version the game never had")
+            if to_version not in tables:
+                return report.fail(envelope.version, "an undo names a version in the middle of a command")
             crossed = next((e for e in envelopes[to_version:index] if _irreversible(game, e)), None)
             if crossed is not None:
                 reason = f"an undo crossed the irreversible {crossed.type} at {crossed.version}"
@@ -218,8 +220,10 @@ def _irreversible(game: Game, envelope: Envelope) -> bool:
 
 def _check_action(
     game: Game, table: Table | None, envelopes: list[Envelope], index: int, seed: str | None, recipe: int
-) -> tuple[tuple[int, str] | None, int]:
-    """Check the command starting at ``envelopes[index]``; return (problem, events it spans)."""
+) -> tuple[tuple[int, str] | None, int, State | None]:
+    """Check the command starting at ``envelopes[index]`` by deciding it again (the game's
+    ``decision`` is the only judge of an action); return (problem, events it spans, the
+    state after them when the seed re-derived them)."""
     taken = envelopes[index]
     following = envelopes[index + 1 :]
     closing = PLATFORM_EVENTS - {"SeedRevealed"}
@@ -227,30 +231,32 @@ def _check_action(
     if span > 1 and envelopes[index + span - 1].type == "SeedRevealed":
         span -= 1
     if table is None or table.state is None:
-        return (taken.version, "an action before the game was set up"), span
+        return (taken.version, "an action before the game was set up"), span, None
     seat = taken.seat
     action = taken.data.get("action")
     if seat is None or not isinstance(action, dict):
-        return (taken.version, "an action without a seat or an action object"), span
-    if table.status != "active" or seat not in game.to_act(table.state):
-        return (taken.version, f"seat {seat} was not to act"), span
-    legal = game.legal_actions(table.state, seat)
-    if not action_matches(action, legal):
-        return (taken.version, f"the action {json.dumps(action)} was not among the legal actions"), span
-    recorded = envelopes[index + 1 : index + span]
-    if seed is None:
-        return None, span
-    rng = derive_rng(seed, taken.version, recipe)
+        return (taken.version, "an action without a seat or an action object"), span, None
+    if table.status != "active":
+        return (taken.version, f"seat {seat} was not to act: the game was {table.status}"), span, None
+    # Without the seed the draws cannot be re-derived; any rng still tells a legal action.
+    rng = derive_rng(seed, taken.version, recipe) if seed is not None else random.Random(taken.version)
     try:
-        decided = game.decide(table.state, seat, action, rng)
+        decided = game.decision(table.state, seat, action, rng)
     except IllegalAction as error:
-        return (taken.version, f"the action is refused when decided again: {error.reason}"), span
+        if error.code == "not_your_turn":
+            return (taken.version, f"seat {seat} was not to act"), span, None
+        reason = f"the action {json.dumps(action)} was not among the legal actions ({error.reason})"
+        return (taken.version, reason), span, None
+    if seed is None:
+        return None, span, None
+    recorded = envelopes[index + 1 : index + span]
     if _draws_of(rng) != taken.data.get("draws"):
-        return (taken.version, "the draws the action records are not the ones the seed gives"), span
-    for offset, expected in enumerate(decided):
+        return (taken.version, "the draws the action records are not the ones the seed gives"), span, None
+    for offset, expected in enumerate(decided.events):
         if offset >= len(recorded) or not _same(recorded[offset], expected):
             version = recorded[offset].version if offset < len(recorded) else taken.version + offset + 1
-            return (version, f"re-deciding the action at {taken.version} gives a different {expected.type}"), span
-    if len(recorded) != len(decided):
-        return (recorded[len(decided)].version, "events follow the action that it does not produce"), span
-    return None, span
+            reason = f"re-deciding the action at {taken.version} gives a different {expected.type}"
+            return (version, reason), span, None
+    if len(recorded) != len(decided.events):
+        return (recorded[len(decided.events)].version, "events follow the action that it does not produce"), span, None
+    return None, span, decided.state

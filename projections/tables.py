@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from events.envelope import Envelope
 from events.store import EventStore
-from games.base import GameEvent
+from games.base import GameEvent, State
 from projections.snapshots import Snapshots
 from projections.table import PLATFORM_EVENTS, PastLookup, Table, evolve
 
@@ -64,7 +64,7 @@ class Tables:
             return None
         return self.fold(game_id, start, tail)
 
-    def fold(self, game_id: str, start: Table | None, tail: list[Envelope]) -> Table:
+    def fold(self, game_id: str, start: Table | None, tail: list[Envelope], decided: State | None = None) -> Table:
         folded: dict[int, Table] = {}
 
         def past(version: int) -> Table:
@@ -72,7 +72,7 @@ class Tables:
             # ``folded``), or to one before ``start`` (folded again from the log, once).
             return folded[version] if version in folded else self._past(game_id, version)
 
-        table = fold_runs(start, tail, past, folded)
+        table = fold_runs(start, tail, past, folded, decided)
         # A log imported under a new id (its own collided) still names its old one inside.
         return table if table.game_id == game_id else replace(table, game_id=game_id)
 
@@ -82,10 +82,10 @@ class Tables:
             raise LookupError(f"game {game_id} has no version {version}")
         return table
 
-    def advance(self, table: Table, envelopes: list[Envelope]) -> Table:
+    def advance(self, table: Table, envelopes: list[Envelope], decided: State | None = None) -> Table:
         """The table after envelopes this process just appended; cached, snapshotted
-        every ``snapshot_every`` versions."""
-        new = self.fold(table.game_id, table, envelopes)
+        every ``snapshot_every`` versions. ``decided``: see ``fold_runs``."""
+        new = self.fold(table.game_id, table, envelopes, decided)
         self.remember(new)
         crossed = new.version // self.snapshot_every != table.version // self.snapshot_every
         if crossed or new.status == "finished":
@@ -116,11 +116,17 @@ def fold_runs(
     envelopes: list[Envelope],
     past: PastLookup | None = None,
     folded: dict[int, Table] | None = None,
+    decided: State | None = None,
 ) -> Table:
     """``projections.table.fold``, faster: a run of the game's own events (the events of
     one command) is folded into the state and the table rebuilt once per run, not once
     per event. Each such event changes only the state, the version fields and
-    ``last_irreversible``, so the result is the same table."""
+    ``last_irreversible``, so the result is the same table.
+
+    ``decided``, for ``envelopes`` that hold one command just decided: the state after
+    its game events, as the decision folded them; the run takes it and folds nothing."""
+    if decided is not None and _runs(envelopes) > 1:
+        raise ValueError("a decided state stands for one command's events")
     index, total = 0, len(envelopes)
     while index < total:
         envelope = envelopes[index]
@@ -135,7 +141,8 @@ def fold_runs(
         while index < total and envelopes[index].type not in PLATFORM_EVENTS:
             envelope = envelopes[index]
             event = GameEvent(envelope.type, envelope.data, envelope.seat)
-            state = game.evolve(state, event)
+            if decided is None:
+                state = game.evolve(state, event)
             if game.irreversible(event):
                 last_irreversible = envelope.version
             index += 1
@@ -144,7 +151,7 @@ def fold_runs(
             version=envelope.version,
             head_hash=envelope.hash,
             updated_at=envelope.at,
-            state=state,
+            state=state if decided is None else decided,
             last_irreversible=last_irreversible,
         )
         if folded is not None:
@@ -152,3 +159,13 @@ def fold_runs(
     if table is None:
         raise ValueError("a table needs at least its GameCreated event")
     return table
+
+
+def _runs(envelopes: list[Envelope]) -> int:
+    """How many runs of game events ``envelopes`` hold."""
+    runs, inside = 0, False
+    for envelope in envelopes:
+        game_event = envelope.type not in PLATFORM_EVENTS
+        runs += game_event and not inside
+        inside = game_event
+    return runs

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import GameBase, GameEvent, IllegalAction, Option, outcome_of
+from games.base import GameBase, GameEvent, Move, Option, outcome_of
 
 DECK = ("c1", "c2", "c3", "c4", "c5", "c6")
 TARGET = 10
@@ -73,14 +73,13 @@ class TinyGame(GameBase):
             actions.append({"type": "draw"})
         return actions
 
-    def decide(self, state: Counter, seat: int, action: dict[str, Any], rng: random.Random) -> list[GameEvent]:
-        if seat not in self.to_act(state):
-            raise IllegalAction("It is not your turn.")
-        if action not in self.legal_actions(state, seat):
-            raise IllegalAction("Add 1 or 2, or draw while the deck lasts.")
-        if action["type"] == "draw":
-            return [GameEvent("CardDrawn", {"card": state.deck[0]}, seat)]
-        return [GameEvent("Added", {"amount": action["amount"]}, seat)]
+    lists_every_action = True
+
+    def refusal(self, state: Counter, seat: int, action: Any) -> str:
+        return "Add 1 or 2, or draw while the deck lasts."
+
+    def move(self, state: Counter, seat: int, kind: str) -> Move:
+        return _draw if kind == "draw" else _add
 
     def view(self, state: Counter, seat: int | None) -> dict[str, Any]:
         return {
@@ -129,3 +128,11 @@ class TinyGame(GameBase):
 
 
 GAME = TinyGame()
+
+
+def _draw(state: Counter, seat: int, action: dict[str, Any], rng: random.Random) -> list[GameEvent]:
+    return [GameEvent("CardDrawn", {"card": state.deck[0]}, seat)]
+
+
+def _add(state: Counter, seat: int, action: dict[str, Any], rng: random.Random) -> list[GameEvent]:
+    return [GameEvent("Added", {"amount": action["amount"]}, seat)]

@@ -32,7 +32,7 @@ def test_the_games_code_and_sentence_reach_the_client(
     def refuse(state: Any, seat: int, action: Any, rng: Any) -> Any:
         raise IllegalAction(sentence, code=code)
 
-    monkeypatch.setattr(TINY, "decide", refuse)
+    monkeypatch.setattr(TINY, "decision", refuse)
     url = f"/v1/games/{game['id']}"
     before = client.get(url).get_json()["version"]
     answer = client.post(

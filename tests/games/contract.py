@@ -108,6 +108,8 @@ def _play_one(
         assert decided_again == new_events, "decide is not deterministic for a given rng"
         for event in new_events:
             json.dumps(event.data)
+        # The platform keeps the state a decision leaves (it folds each event once, as it
+        # is made): that state is the fold of the events as the store gives them back.
         assert fold(game, [roundtrip(e) for e in new_events], state) == play.state, "events do not survive JSON"
         for viewer in seats:
             secrets = game.secrets(play.state, viewer)

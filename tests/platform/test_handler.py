@@ -77,6 +77,37 @@ def test_acting_appends_the_action_then_its_events(h: Handler) -> None:
     assert acted.table.state.count == 2 and acted.table.version == table.version + 2
 
 
+def test_an_action_is_decided_and_folded_once_and_the_table_is_the_logs_fold(
+    h: Handler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's decision is the only judge of an action (the platform checks no turn or
+    shape of its own), and each event it makes is folded once, as it is made: the table
+    kept after the append is the one a fold of the log gives."""
+    table = h.create_game("tiny", TWO, {"start": 8}).table
+    game = table.game
+    calls = {"decision": 0, "evolve": 0}
+    decision, evolve = game.decision, game.evolve
+
+    def counted_decision(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["decision"] += 1
+        return decision(*args, **kwargs)
+
+    def counted_evolve(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["evolve"] += 1
+        return evolve(*args, **kwargs)
+
+    monkeypatch.setattr(game, "decision", counted_decision)
+    monkeypatch.setattr(game, "evolve", counted_evolve)
+    acted = h.act(table.game_id, 0, {"type": "draw"}, table.version)
+    assert calls == {"decision": 1, "evolve": 1}, "one decision, its one event folded once"
+    assert error_of(lambda: h.act(table.game_id, 0, {"type": "fly"}, acted.version)).code == "not_your_turn"
+    assert calls["decision"] > 1, "a refusal is the game's, not a check of the platform's before it"
+    monkeypatch.undo()
+    ended = h.act(table.game_id, 1, {"type": "add", "amount": 2}, acted.version)
+    assert ended.table.status == "finished"
+    assert ended.table == fold(None, h.store.read(table.game_id), lambda v: h.tables.at(table.game_id, v))
+
+
 def test_refusals_have_stable_codes_and_append_nothing(h: Handler) -> None:
     table = h.create_game("tiny", TWO).table
     gid, v = table.game_id, table.version
