@@ -183,7 +183,7 @@ class Dragoborne(GameBase):
         return rules.why_illegal(state, seat, action)
 
     def move(self, state: State, seat: int, kind: str) -> Move:
-        return rules.play
+        return rules.move(state, seat, kind)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return table.view(state, seat, rules.to_act(state))

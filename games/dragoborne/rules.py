@@ -1,8 +1,10 @@
 """Dragoborne rules: what each seat may do now, and the events each action causes.
 
-``play`` runs the action (the kit's decide template has checked it is listed), then
-``settle`` works through the queue of pending steps (effects, the block step of an attack,
-Fort Burst choices) until it reaches one that needs a player's choice, or empties it.
+Each action type has its move (``MOVES``, or ``PENDING_MOVES`` while a step waits for a
+choice): its own step, run once the kit's decide template has checked the action is
+listed, then ``settle``, which works through the queue of pending steps (effects, the
+block step of an attack, Fort Burst choices) until it reaches one that needs a player's
+choice, or empties it.
 Effects are interpreted from the card data; no card is named here. Each phase of play
 has its module: ``turn`` (the mulligan and the main phase), ``combat``, ``effects``, and
 ``costs`` (what pays for what, and what an effect may target).
@@ -11,10 +13,10 @@ has its module: ``turn`` (the mulligan and the main phase), ``combat``, ``effect
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.base import Action, GameEvent
+from games.base import Action, IllegalAction, Move
 from games.dragoborne.cards import card_of
 from games.dragoborne.combat import attack, block, block_step, burst, combat_actions, enter_combat, no_block, take
 from games.dragoborne.costs import item_choices
@@ -83,16 +85,6 @@ def _pending_actions(state: State, seat: int) -> list[Action]:
     return [{"type": "target", "target": t} for t in item_choices(state, item)]
 
 
-def play(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-    """Every move, once the template has found it legal: its own step, then the queued
-    steps it set off (``settle``)."""
-    b = Builder(state)
-    steps = _PENDING_HANDLERS if state.pending else _HANDLERS
-    steps[action["type"]](b, seat, action, rng)
-    settle(b, rng)
-    return b.events
-
-
 def why_illegal(state: State, seat: int, action: Any) -> str:
     """A sentence saying why ``action`` is refused."""
     if state.phase == "over":
@@ -126,33 +118,6 @@ def _target(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     apply_effect(b, item, action["target"], rng)
 
 
-_HANDLERS = {
-    "mulligan": mulligan,
-    "resource": resource,
-    "skip_resource": skip_resource,
-    "summon": summon,
-    "cast": cast,
-    "shield": shield,
-    "cross": cross,
-    "activate": activate,
-    "move": move_creature,
-    "switch": switch,
-    "combat": enter_combat,
-    "attack": attack,
-    "end_turn": end_turn,
-    "discard": discard,
-}
-
-
-_PENDING_HANDLERS = {
-    "target": _target,
-    "burst": burst,
-    "take": take,
-    "block": block,
-    "no_block": no_block,
-}
-
-
 def settle(b: Builder, rng: random.Random) -> None:
     """Resolve queued steps until one needs a player's choice or none is left."""
     while b.state.phase != "over" and b.state.pending:
@@ -168,3 +133,58 @@ def settle(b: Builder, rng: random.Random) -> None:
             return
         b.emit("PendingResolved", {})
         apply_effect(b, item, targets[0] if targets else None, rng)
+
+
+Step = Callable[[Builder, int, Action, random.Random], None]
+"""One action type's own step on a builder (``turn``, ``combat``), before the queue settles."""
+
+
+def settled(step: Step) -> Move:
+    """The kit's move for one step: a builder, the step, then the queued steps it set off
+    (``settle``); the builder goes back to the template, which takes its folded state."""
+
+    def move(state: State, seat: int, action: Action, rng: random.Random) -> Builder:
+        b = Builder(state)
+        step(b, seat, action, rng)
+        settle(b, rng)
+        return b
+
+    return move
+
+
+MOVES: dict[str, Move] = {
+    "mulligan": settled(mulligan),
+    "resource": settled(resource),
+    "skip_resource": settled(skip_resource),
+    "summon": settled(summon),
+    "cast": settled(cast),
+    "shield": settled(shield),
+    "cross": settled(cross),
+    "activate": settled(activate),
+    "move": settled(move_creature),
+    "switch": settled(switch),
+    "combat": settled(enter_combat),
+    "attack": settled(attack),
+    "end_turn": settled(end_turn),
+    "discard": settled(discard),
+}
+"""The moves while nothing is pending, by action type."""
+
+
+PENDING_MOVES: dict[str, Move] = {
+    "target": settled(_target),
+    "burst": settled(burst),
+    "take": settled(take),
+    "block": settled(block),
+    "no_block": settled(no_block),
+}
+"""The moves that answer the pending step at the head of the queue, by action type."""
+
+
+def move(state: State, seat: int, kind: str) -> Move:
+    """The move for an action of type ``kind`` (the template has found the action listed,
+    so there is one; otherwise it is refused as ``decide`` would refuse it)."""
+    found = (PENDING_MOVES if state.pending else MOVES).get(kind)
+    if found is None:
+        raise IllegalAction(why_illegal(state, seat, {"type": kind}))
+    return found
