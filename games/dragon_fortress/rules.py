@@ -3,9 +3,10 @@
 A turn is three steps: (1) the Estate Move or forgoing it, after which the dragon
 in the line moves (and may stop at the Dragon Tower for its owner's sacrifice
 decision); (2) draw, purchase or advance; (3) place a card at the Front Line.
-``decide`` folds each event it emits into a scratch table, so the automatic
-consequences (razing, fleeing, defeat, the end of the turn) are computed on the
-table as it stands after the previous event.
+Each move emits its events through a ``Run``, which folds each at once, so the automatic
+consequences (razing, fleeing, defeat, the end of the turn) are computed on the table as
+it stands after the previous event; the move returns the ``Run``, and the kit's decide
+template keeps its table (each event is folded once).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.base import Action, EventBuilder, GameEvent, Move, next_seat
+from games.base import Action, EventBuilder, Move, next_seat
 from games.dragon_fortress.cards import (
     CALL_CARD,
     DRAGON_IDS,
@@ -193,60 +194,60 @@ class Run(EventBuilder):
         return bool(self.state.step == STEP_OVER)
 
 
-def _move_card(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _move_card(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     run = Run(table)
     run.emit("EstateCardMoved", {"card": action["card"]}, seat)
     _dragon_turn(run, seat)
-    return run.events
+    return run
 
 
-def _stay(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _stay(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     run = Run(table)
     run.emit("EstateMoveForgone", {}, seat)
     _dragon_turn(run, seat)
-    return run.events
+    return run
 
 
-def _sacrifice_tower(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _sacrifice_tower(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     run = Run(table)
     _sacrifice(run, seat)
-    return run.events
+    return run
 
 
-def _spare_tower(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _spare_tower(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     run = Run(table)
     _spare(run, seat)
-    return run.events
+    return run
 
 
-def _draw(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _draw(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     run = Run(table)
     if action["pile"] == "gold":
         run.emit("GoldDrawn", {"card": table.gold[0]}, seat)
     else:
         _draw_common(run, seat)
-    return run.events
+    return run
 
 
-def _purchase(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _purchase(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     card = table.upgrade_piles[UPGRADE_INDEX[action["card"]]][0]
     return _to_front_line(table, seat, "StructurePurchased", card)
 
 
-def _advance(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _advance(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     card = table.phase_piles[table.estates[seat].reached][0]
     return _to_front_line(table, seat, "PhaseAdvanced", card)
 
 
-def _place(table: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
+def _place(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     return _to_front_line(table, seat, "CardPlaced", action["card"])
 
 
-def _to_front_line(table: State, seat: int, kind: str, card: str) -> list[GameEvent]:
+def _to_front_line(table: State, seat: int, kind: str, card: str) -> Run:
     run = Run(table)
     run.emit(kind, {"card": card, "at": entry_index(table.estates[seat].line, card)}, seat)
     _after_front_line(run, seat, card)
-    return run.events
+    return run
 
 
 MOVES: dict[str, Move] = {
