@@ -680,7 +680,7 @@ def plant(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
     """Put back one door the service closed: events hashed over their whole data while
     redacted (no seal), job results for anyone, forks that copy the truth."""
     if leak == "unsealed events":
-        monkeypatch.setattr("core.handler.sealed_data", lambda *args, **kwargs: None)
+        monkeypatch.setattr("core.commands.sealed_data", lambda *args, **kwargs: None)
     elif leak == "open jobs":
         monkeypatch.setattr("service.routes.history._readable_job", lambda job_id: None)
     else:

@@ -1,0 +1,264 @@
+"""The command handler's core: load a game, let the game decide, append. Free of
+Flask; the API, the workers and the CLI all act through it (``core.handler.Handler``
+adds creation, undo and forks on top).
+
+Every command is appended as one atomic batch: an ``ActionTaken`` (so an audit
+can re-decide it) followed by the game's events and, when the game is over, a
+``SeedRevealed`` that reveals the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from core.errors import CommandError
+from core.vault import Secrets
+from events.envelope import Envelope, NewEvent
+from events.ledger import Ledger
+from events.store import CommandReused, EventStore, VersionConflict
+from games.base import Game, GameEvent, IllegalAction, State
+from games.rng import Draws, derive_rng
+from projections.table import PLATFORM_EVENTS, Table
+from projections.tables import LogDamaged, Tables
+from projections.views import sealed_data
+
+
+class Scheduler(Protocol):
+    """Told after every append, so bots and timers can be scheduled."""
+
+    def after_append(self, table: Table) -> None: ...
+
+
+@dataclass(frozen=True)
+class Created:
+    table: Table
+    tokens: dict[int, str]
+
+
+@dataclass(frozen=True)
+class Acted:
+    table: Table
+    envelopes: tuple[Envelope, ...]
+    duplicate: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.envelopes[-1].version if self.envelopes else self.table.version
+
+
+class Commands:
+    """Load, decide, append: the part of the handler every command goes through."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        tables: Tables,
+        vault: Secrets,
+        scheduler: Scheduler | None = None,
+        ledger: Ledger | None = None,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.vault = vault
+        self.scheduler = scheduler
+        self.ledger = ledger
+
+    # -- acting ---------------------------------------------------------------
+
+    def load(self, game_id: str) -> Table:
+        try:
+            table = self.tables.load(game_id)
+        except LogDamaged as damage:
+            raise CommandError(
+                "log_damaged",
+                f"Game {game_id}'s log ends at version {damage.version} but was appended up to version "
+                f"{damage.head_version}: events are missing. Nothing is served from it until the operator restores it.",
+                version=damage.version,
+                head_version=damage.head_version,
+            ) from None
+        if table is None:
+            raise CommandError("not_found", f"There is no game '{game_id}'.")
+        return table
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        command_id: str | None = None,
+        actor: str = "human",
+    ) -> Acted:
+        cached = self.tables.cached(game_id)
+        # The table this process last saw at the client's version is the game at that
+        # version, so it is decided on without reading the log: when the log has moved on
+        # since, the append is refused and the client's version is the stale one.
+        table = cached if cached is not None and cached.version == expected_version else self.load(game_id)
+        # A client's key is bound to its request; bots and the turn timer share one command
+        # id per seat and version whoever of them plays first, so theirs is bound to nothing.
+        bound = command_id is not None and actor == "human"
+        fingerprint = request_fingerprint(seat, action, expected_version) if bound else None
+        try:
+            events, after = self._decided(table, seat, action, expected_version, actor)
+        except CommandError:
+            if command_id is not None:
+                try:
+                    earlier = self.store.command_result(game_id, command_id, fingerprint)
+                except CommandReused:
+                    raise _key_reused() from None
+                if earlier is not None:  # a retry of a command that was carried out
+                    return self._replayed(table, earlier.first_version, earlier.last_version)
+            if table is not cached:
+                raise
+            table = self.load(game_id)  # a refusal is given on the log's latest version
+            events, after = self._decided(table, seat, action, expected_version, actor)
+        # (a command seen before is answered as a duplicate, not as a conflict)
+        return self._appended(
+            table,
+            events,
+            command_id,
+            "Someone acted first: the game is at version {}; reload and try again.",
+            fingerprint,
+            after,
+        )
+
+    def _decided(
+        self, table: Table, seat: int, action: Mapping[str, Any], expected_version: int, actor: str
+    ) -> tuple[list[NewEvent], State]:
+        """The events of ``action`` by ``seat`` on ``table`` and the game's state after
+        them, or the refusal. The platform checks only what is its own (the game's
+        status, the client's version); the game's ``decision`` checks the action."""
+        if table.status == "finished":
+            raise CommandError("game_over", "The game is over.", version=table.version)
+        if table.status == "open":
+            raise CommandError("game_not_started", "The game starts when every seat is taken.")
+        if expected_version != table.version:
+            raise CommandError(
+                "stale_version",
+                f"The game is at version {table.version}, not {expected_version}; reload and try again.",
+                version=table.version,
+            )
+        game = table.game
+        rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
+        try:
+            decided = game.decision(table.state, seat, dict(action) if isinstance(action, Mapping) else action, rng)
+        except IllegalAction as error:
+            # The game's own refusal reaches the client as the game gave it: a code of the
+            # platform's set (not_your_turn, game_over) as itself, any other as an illegal
+            # action naming the game's code, always with the game's sentence.
+            if error.code == "not_your_turn":
+                raise CommandError(error.code, error.reason, to_act=sorted(table.to_act())) from None
+            if error.code in GAME_CODES:
+                raise CommandError(error.code, error.reason) from None
+            extra = {} if error.code == "illegal_action" else {"rule": error.code}
+            raise CommandError(
+                "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
+            ) from None
+        events = [NewEvent("ActionTaken", {"action": dict(action), **draws_record(rng)}, seat, actor)]
+        events += [new_event(e, actor) for e in decided.events]
+        result = game.outcome(decided.state)
+        if result is not None:
+            events.append(NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)}))
+        return events, decided.state
+
+    def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
+        """Append platform events (undo, expiry) after ``table``'s version."""
+        return self._appended(table, events, command_id, "The game moved on to version {}.")
+
+    def _appended(
+        self,
+        table: Table,
+        events: Sequence[NewEvent],
+        command_id: str | None,
+        conflict_detail: str,
+        fingerprint: str | None = None,
+        decided: State | None = None,
+    ) -> Acted:
+        """Append after ``table``'s version; a log that moved on is ``stale_version``, with
+        ``conflict_detail`` naming the current version; ``command_id`` seen with a request
+        other than ``fingerprint``'s is ``idempotency_key_reused``. ``decided``: the game's
+        state after ``events``, as the decision left it (they are not folded again)."""
+        try:
+            result = self.store.append(
+                table.game_id,
+                self._sealed(table, events),
+                table.version,
+                command_id,
+                prev_hash=table.head_hash,
+                fingerprint=fingerprint,
+            )
+        except VersionConflict as conflict:
+            raise CommandError(
+                "stale_version", conflict_detail.format(conflict.current), version=conflict.current
+            ) from None
+        except CommandReused:
+            raise _key_reused() from None
+        if result.duplicate:
+            return self._replayed(table, result.first_version, result.last_version)
+        new = self.tables.advance(table, list(result.envelopes), decided)
+        if new.status == "finished":
+            self.record_finished(new)
+        self._scheduled(new)
+        return Acted(new, result.envelopes)
+
+    def record_finished(self, table: Table) -> dict[str, Any] | None:
+        """Put a finished game's final head on the public ledger (once)."""
+        if self.ledger is None or table.status != "finished":
+            return None
+        return self.ledger.record(table.game_id, table.kind, table.version, table.head_hash, table.updated_at)
+
+    def _sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
+        """``events`` ready to follow ``table``'s version, hidden values sealed."""
+        return seal(table.game, self.vault.seed(table.game_id), events, table.version + 1)
+
+    def _replayed(self, table: Table, first: int, last: int) -> Acted:
+        envelopes = self.store.read(table.game_id, after=first - 1, limit=last - first + 1)
+        current = self.tables.load(table.game_id) or table
+        return Acted(current, tuple(envelopes), duplicate=True)
+
+    def _scheduled(self, table: Table) -> None:
+        if self.scheduler is not None:
+            self.scheduler.after_append(table)
+
+
+def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
+    """SHA-256 of the canonical JSON of what a client asked: a retry with its key must ask it again.
+
+    NaN is let through (Python's JSON reader accepts it), so that an action holding it is
+    refused by the rules, as without a key, rather than failing here."""
+    text = json.dumps([seat, action, expected_version], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# The refusals a game may give with a code of the platform's own.
+GAME_CODES = frozenset({"not_your_turn", "game_over"})
+
+
+def _key_reused() -> CommandError:
+    return CommandError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different action or version; "
+        "send a new key for a new action (a retry must repeat the first request exactly).",
+    )
+
+
+def draws_record(rng: Any) -> dict[str, Any]:
+    """The record of the random draws made through ``rng`` (recipe 2), for the log."""
+    return {"draws": list(rng.draws)} if isinstance(rng, Draws) and rng.draws else {}
+
+
+def seal(game: Game, seed: str, events: Sequence[NewEvent], first_version: int) -> list[NewEvent]:
+    return [
+        replace(e, sealed=sealed_data(game, e.type, e.seat, e.data, seed, first_version + offset))
+        for offset, e in enumerate(events)
+    ]
+
+
+def new_event(event: GameEvent, actor: str) -> NewEvent:
+    if event.type in PLATFORM_EVENTS:
+        raise ValueError(f"a game may not emit the platform event {event.type}")
+    return NewEvent(event.type, dict(event.data), event.seat, actor)

@@ -1,0 +1,163 @@
+"""Creating a game (once per Idempotency-Key, however many requests race with it) and
+taking an open seat."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.commands import Commands, Created, draws_record, new_event, seal
+from core.errors import CommandError
+from events.envelope import NewEvent, canonical_json
+from events.store import VersionConflict
+from games import registry
+from games.base import InvalidOptions
+from games.rng import commitment, derive_rng
+from projections.table import Table
+
+BOT_LEVELS = ("random", "greedy", "ismcts")
+MAX_NAME = 64
+
+
+class Creation(Commands):
+    def create_game(
+        self,
+        kind: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+        command_id: str | None = None,
+        forked_from: Mapping[str, Any] | None = None,
+        turn_seconds: int | None = None,
+    ) -> Created:
+        if command_id is None:
+            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds)
+        request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
+        fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
+        deadline = time.monotonic() + self.vault.CLAIM_SECONDS
+        while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
+            if record["fingerprint"] != fingerprint:
+                raise CommandError(
+                    "idempotency_key_reused",
+                    "This Idempotency-Key was used for a different request; use a new key for a new game.",
+                )
+            if record["game"] is not None:
+                return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
+            if time.monotonic() > deadline:
+                raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")
+            time.sleep(0.05)  # the first request with this key is creating the game
+        try:
+            created = self._create_game(kind, players, options, seed, command_id, forked_from, turn_seconds)
+        except BaseException:
+            self.vault.abandon_create(command_id)
+            raise
+        self.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
+        return created
+
+    def _create_game(
+        self,
+        kind: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None,
+        seed: str | None,
+        command_id: str | None,
+        forked_from: Mapping[str, Any] | None,
+        turn_seconds: int | None,
+    ) -> Created:
+        game = registry.get(kind)
+        if game is None:
+            known = ", ".join(registry.keys())
+            raise CommandError("unknown_kind", f"There is no game kind '{kind}'. Known kinds: {known}.")
+        seats = check_players(players)
+        try:
+            checked = game.validate_options(options, len(seats))
+        except InvalidOptions as error:
+            raise CommandError(
+                "invalid_options",
+                "The game cannot start: " + "; ".join(error.problems) + ".",
+                problems=error.problems,
+            ) from None
+        chosen_seed = seed is not None
+        seed = seed if seed is not None else secrets.token_hex(32)
+        game_id = secrets.token_urlsafe(9)
+        rng = derive_rng(seed, 1)
+        opening = game.setup(checked, len(seats), rng)
+        created = NewEvent(
+            "GameCreated",
+            {
+                "game": game_id,
+                "kind": kind,
+                "options": checked,
+                "seats": seats,
+                "seed_commitment": commitment(seed),
+                "fair_deal": game.fair_deal(checked) and not chosen_seed,
+                "seed_chosen_by_creator": chosen_seed,
+                "forked_from": dict(forked_from) if forked_from else None,
+                "turn_seconds": turn_seconds,
+                **draws_record(rng),
+            },
+        )
+        self.vault.set_seed(game_id, seed)
+        events = seal(game, seed, [created, *(new_event(e, "system") for e in opening)], 1)
+        result = self.store.append(game_id, events, 0, command_id)
+        table = self.tables.fold(game_id, None, list(result.envelopes))
+        self.tables.remember(table)
+        self.tables.snapshots.put(table)
+        tokens = {i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
+        self._scheduled(table)
+        return Created(table, tokens)
+
+    def join(self, game_id: str, seat: int, name: str) -> tuple[Table, str]:
+        table = self.load(game_id)
+        if not 0 <= seat < len(table.seats):
+            raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
+        if not table.seats[seat].open:
+            raise CommandError("seat_taken", f"Seat {seat} is not open.")
+        name = check_name(name)
+        try:
+            result = self.store.append(
+                game_id,
+                self._sealed(table, [NewEvent("SeatTaken", {"seat": seat, "name": name}, seat, "human")]),
+                table.version,
+                prev_hash=table.head_hash,
+            )
+        except VersionConflict:
+            raise CommandError("seat_taken", f"Seat {seat} was taken by someone else; try another.") from None
+        token = self.vault.issue_token(game_id, seat)
+        table = self.tables.advance(table, list(result.envelopes))
+        self._scheduled(table)
+        return table, token
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise CommandError("invalid_request", "A player's name must be a non-empty string.")
+    if len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise CommandError(
+            "invalid_request", f"A player's name has at most {MAX_NAME} characters and no control characters."
+        )
+    return name.strip()
+
+
+def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if not isinstance(players, Sequence) or not players:
+        raise CommandError("invalid_request", "A game needs a list of players.")
+    seats: list[dict[str, Any]] = []
+    for index, player in enumerate(players):
+        if not isinstance(player, Mapping):
+            raise CommandError("invalid_request", f"Player {index} must be an object.")
+        if player.get("open"):
+            seats.append({"name": None, "bot": None, "open": True})
+            continue
+        bot = player.get("bot")
+        if bot is not None and bot not in BOT_LEVELS:
+            raise CommandError(
+                "invalid_request", f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
+            )
+        name = player.get("name") or (f"{bot} bot {index}" if bot else None)
+        seats.append({"name": check_name(name), "bot": bot, "open": False})
+    return seats

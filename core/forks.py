@@ -1,0 +1,82 @@
+"""Forks: a new game that starts from another's state at a version between two commands
+(exactly, for a finished game; re-dealt from one seat's point of view, for a game in play)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.commands import Commands, Created, seal
+from core.creation import check_players
+from core.errors import CommandError
+from events.envelope import NewEvent
+from games.codec import encode
+from games.rng import commitment, derive_rng
+from projections.table import between_commands
+
+
+class Forks(Commands):
+    def fork(
+        self,
+        game_id: str,
+        at_version: int,
+        seat: int | None,
+        players: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Created:
+        """A new game starting from this one's state at ``at_version``. A finished game
+        forks exactly; a game in play forks only from ``seat``'s point of view, every
+        card hidden from it re-dealt from a fresh seed."""
+        table = self.load(game_id)
+        if not 1 <= at_version <= table.version:
+            raise CommandError("invalid_request", f"at_version must be between 1 and {table.version}.")
+        past = self.tables.at(game_id, at_version)
+        if past is None or past.state is None:
+            raise CommandError("invalid_request", f"Version {at_version} is before the deal.")
+        around = self.store.read(game_id, after=at_version - 1, limit=2)
+        if not between_commands(around[1].type if len(around) == 2 else None):
+            # Inside a command (the deal, an action's effects) the state is half-made: a
+            # game forked there may have nobody to act, ever.
+            raise CommandError("invalid_request", f"Version {at_version} is in the middle of a command.")
+        game = table.game
+        seed = secrets.token_hex(32)
+        if table.status == "finished":
+            state = past.state
+            exact = True
+        else:
+            if seat is None:
+                raise CommandError("not_your_seat", "A game in play forks only from a seat's point of view.")
+            state = game.determinize(past.state, seat, derive_rng(seed, 0, recipe=1))
+            exact = False
+        if game.outcome(state) is not None:
+            raise CommandError("game_over", f"The game was already over at version {at_version}.")
+        source = players if players is not None else [s.as_json() for s in table.seats]
+        seats = check_players(source)
+        if len(seats) != len(table.seats):
+            raise CommandError("invalid_request", f"A fork keeps the {len(table.seats)} seats of its game.")
+        fork_id = secrets.token_urlsafe(9)
+        envelope = around[0]
+        first = NewEvent(
+            "ForkedFrom",
+            {
+                "id": fork_id,
+                "game": game_id,
+                "version": at_version,
+                "hash": envelope.hash,
+                "exact": exact,
+                "from_seat": None if exact else seat,
+                "kind": table.kind,
+                "options": dict(table.options),
+                "seats": seats,
+                "seed_commitment": commitment(seed),
+                "fair_deal": table.fair_deal and not exact,
+                "state": encode(state),
+            },
+        )
+        self.vault.set_seed(fork_id, seed)
+        result = self.store.append(fork_id, seal(game, seed, [first], 1), 0)
+        new = self.tables.fold(fork_id, None, list(result.envelopes))
+        self.tables.remember(new)
+        tokens = {i: self.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
+        self._scheduled(new)
+        return Created(new, tokens)

@@ -1,0 +1,83 @@
+"""Undo with consent: a seat asks to return the game to an earlier version, the other
+humans agree (bots agree at once), and the game is rewound, never across an event that
+revealed or drew cards."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from core.commands import Acted, Commands
+from core.errors import CommandError
+from events.envelope import NewEvent
+from games.base import GameEvent
+from projections.table import PLATFORM_EVENTS, Table, between_commands
+
+
+class Undo(Commands):
+    def request_undo(self, game_id: str, seat: int, to_version: int, now: datetime, ttl_seconds: int) -> Acted:
+        """Ask to return the game to ``to_version``. Bots agree at once; when no other
+        human must agree, the game is rewound in the same command."""
+        table = self.load(game_id)
+        self._check_undo_target(table, to_version)
+        if table.undo is not None and _iso(now) < table.undo.expires_at:
+            raise CommandError("undo_pending", "Another undo request is waiting for answers.")
+        request_id = secrets.token_urlsafe(6)
+        agreed = {seat} | {i for i, s in enumerate(table.seats) if s.bot}
+        events = [
+            NewEvent(
+                "UndoRequested",
+                {
+                    "id": request_id,
+                    "to_version": to_version,
+                    "expires_at": _iso(now + timedelta(seconds=ttl_seconds)),
+                    "accepted": sorted(agreed),
+                },
+                seat,
+                "human",
+            )
+        ]
+        if agreed >= set(range(len(table.seats))):
+            events.append(NewEvent("Rewound", {"to_version": to_version, "request": request_id}))
+        return self.append_system(table, events)
+
+    def answer_undo(self, game_id: str, seat: int, request_id: str, accept: bool, now: datetime) -> Acted:
+        table = self.load(game_id)
+        request = table.undo
+        if request is None or request.id != request_id:
+            raise CommandError("not_found", "There is no such pending undo request (an action since clears it).")
+        if _iso(now) >= request.expires_at:
+            raise CommandError("undo_expired", "That undo request has expired.")
+        if seat in request.accepted:
+            raise CommandError("invalid_request", "Your seat has already agreed to this undo.")
+        events = [NewEvent("UndoAnswered", {"id": request_id, "accept": accept}, seat, "human")]
+        if accept and request.accepted | {seat} >= set(range(len(table.seats))):
+            self._check_undo_target(table, request.to_version)
+            events.append(NewEvent("Rewound", {"to_version": request.to_version, "request": request_id}))
+        return self.append_system(table, events)
+
+    def _check_undo_target(self, table: Table, to_version: int) -> None:
+        if table.status != "active":
+            raise CommandError(
+                "game_over" if table.status == "finished" else "game_not_started", "Only a game in play can be undone."
+            )
+        if not 1 <= to_version < table.version:
+            raise CommandError("invalid_request", f"to_version must be between 1 and {table.version - 1}.")
+        later = self.store.read(table.game_id, after=to_version)
+        game = table.game
+        for envelope in later:
+            if envelope.type in PLATFORM_EVENTS:
+                continue
+            if game.irreversible(GameEvent(envelope.type, envelope.data, envelope.seat)):
+                raise CommandError(
+                    "irreversible",
+                    f"Undo cannot cross the {envelope.type} at version {envelope.version}: it revealed or drew cards.",
+                    irreversible_version=envelope.version,
+                    irreversible_type=envelope.type,
+                )
+        if not between_commands(later[0].type):
+            raise CommandError("invalid_request", f"Version {to_version} is in the middle of a command.")
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
