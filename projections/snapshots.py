@@ -14,11 +14,13 @@ import redis
 
 from projections.table import Table
 
-FORMAT = b"2"
+# Format 3: a table's pending undo no longer carries the version it was asked at.
+FORMAT = b"3"
 
+# A snapshot of another format is unreadable, so any table replaces it.
 PUT_IF_NEWER_LUA = """
-local current = redis.call('HGET', KEYS[1], 'version')
-if current and tonumber(current) >= tonumber(ARGV[1]) then return 0 end
+local current = redis.call('HMGET', KEYS[1], 'version', 'format')
+if current[1] and current[2] == ARGV[2] and tonumber(current[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], 'table', ARGV[3])
 return 1
 """

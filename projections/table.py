@@ -65,7 +65,6 @@ class UndoRequest:
     id: str
     by: int
     to_version: int
-    requested_version: int
     expires_at: str
     accepted: frozenset[int]
 
@@ -201,7 +200,6 @@ def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> 
                 e.data["id"],
                 e.seat if e.seat is not None else -1,
                 e.data["to_version"],
-                e.version,
                 e.data["expires_at"],
                 frozenset(e.data.get("accepted", [])),
             )

@@ -43,3 +43,21 @@ def test_an_older_snapshot_never_replaces_a_newer_one(snapshots: Snapshots) -> N
     assert snapshots.put(new) is True
     assert snapshots.put(middle) is False
     assert snapshots.get(game_id) == new
+
+
+def test_a_snapshot_of_another_format_is_ignored_and_replaced(real_redis, prefix: str) -> None:  # type: ignore[no-untyped-def]
+    """Snapshots written by another code version (an older format) are never read, and
+    the first table put replaces them, whatever their version."""
+    store = MemoryEventStore()
+    handler = Handler(store, Tables(store, MemorySnapshots()), Vault(fakeredis.FakeRedis()))
+    table = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
+    snapshots = RedisSnapshots(real_redis, prefix=prefix)
+    key = snapshots.key(table.game_id)
+    real_redis.hset(key, mapping={"version": 999, "format": b"2", "table": b"not a table of this format"})
+    try:
+        assert snapshots.get(table.game_id) is None
+        assert snapshots.put(table) is True
+        assert snapshots.get(table.game_id) == table
+        assert snapshots.version(table.game_id) == table.version
+    finally:
+        real_redis.delete(key)
