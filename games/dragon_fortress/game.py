@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import JSON, Action, GameBase, GameEvent, Move, Option, outcome_of, redeal, replace, shuffled_hidden
-from games.dragon_fortress import rules
+from games.dragon_fortress import reading, rules
 from games.dragon_fortress.cards import (
     CALL_CARD,
     COMMON_TYPES,
@@ -38,8 +38,8 @@ def common_cards(players: int) -> list[str]:
 def final_scores(table: State) -> list[dict[str, int]]:
     """Victory points plus the Estate bonus (shared on a two-way tie, none on a wider tie)
     and the Fortress bonus (none on a tie), per seat."""
-    estate = [rules.estate_power(e.line) for e in table.estates]
-    fortress = [rules.fortress_power(e.line) for e in table.estates]
+    estate = [reading.estate_power(e.line) for e in table.estates]
+    fortress = [reading.fortress_power(e.line) for e in table.estates]
     estate_leaders = [s for s, p in enumerate(estate) if p == max(estate)]
     fortress_leaders = [s for s, p in enumerate(fortress) if p == max(fortress)]
     out = []
@@ -48,7 +48,7 @@ def final_scores(table: State) -> list[dict[str, int]]:
         if seat in estate_leaders:
             bonus_estate = {1: ESTATE_BONUS, 2: ESTATE_BONUS_SHARED}.get(len(estate_leaders), 0)
         bonus_fortress = FORTRESS_BONUS if fortress_leaders == [seat] else 0
-        points = rules.victory_points(e)
+        points = reading.victory_points(e)
         out.append(
             {
                 "victory_points": points,
@@ -191,7 +191,7 @@ class DragonFortress(GameBase):
                 dragon = {
                     "card": line[at],
                     "position": at,
-                    "damage": rules.damage(line, at),
+                    "damage": reading.damage(line, at),
                     "strength": kind.strength,
                 }
             players.append(
@@ -205,10 +205,10 @@ class DragonFortress(GameBase):
                     "fresh_gold": estate.fresh_gold,
                     "trophies": list(estate.trophies),
                     "phase": PHASES[estate.reached - 1].key if estate.reached else None,
-                    "estate_power": rules.estate_power(line),
-                    "fortress_power": rules.fortress_power(line),
-                    "gold_power": rules.gold_power(line),
-                    "victory_points": rules.victory_points(estate),
+                    "estate_power": reading.estate_power(line),
+                    "fortress_power": reading.fortress_power(line),
+                    "gold_power": reading.gold_power(line),
+                    "victory_points": reading.victory_points(estate),
                     "purchases": {u.key: n for u, n in zip(UPGRADES, estate.bought, strict=True)},
                     "purchased_last_turn": estate.bought_last_turn,
                     "dragon": dragon,
@@ -282,8 +282,8 @@ class DragonFortress(GameBase):
             assert result is not None
             return 1.0 / len(result["winners"]) if seat in result["winners"] else 0.0
         projected = [_projection(table, other) for other in range(table.players)]
-        estate = [rules.estate_power(e.line) for e in table.estates]
-        fortress = [rules.fortress_power(e.line) for e in table.estates]
+        estate = [reading.estate_power(e.line) for e in table.estates]
+        fortress = [reading.fortress_power(e.line) for e in table.estates]
         for other in range(table.players):
             if estate[other] == max(estate):
                 projected[other] += 0.6 * ESTATE_BONUS / estate.count(max(estate))
@@ -299,20 +299,20 @@ MOST_GOLD_NEEDED = max(upgrade.gold_cost for upgrade in UPGRADES)  # gold beyond
 def _projection(table: State, seat: int) -> float:
     estate = table.estates[seat]
     line = estate.line
-    value = float(rules.victory_points(estate))
-    value += 0.5 * rules.estate_power(line) + 0.35 * rules.fortress_power(line)
-    value += 1.2 * min(rules.gold_power(line), MOST_GOLD_NEEDED) + 1.5 * estate.reached
+    value = float(reading.victory_points(estate))
+    value += 0.5 * reading.estate_power(line) + 0.35 * reading.fortress_power(line)
+    value += 1.2 * min(reading.gold_power(line), MOST_GOLD_NEEDED) + 1.5 * estate.reached
     for card in estate.hand:
         kind = TYPE_OF[card]
         value += 0.3 * kind.estate_power + 0.2 * kind.shots + (0.5 if card in GOLD_IDS else 0.0)
     at = dragon_at(line)
     if at is not None:
         dragon = TYPE_OF[line[at]]
-        left = dragon.strength - rules.damage(line, at)
+        left = dragon.strength - reading.damage(line, at)
         threatened = sum(
             TYPE_OF[card].victory_points + 0.5 * TYPE_OF[card].estate_power
             for card in line[:at]
-            if rules.razes(dragon, TYPE_OF[card])
+            if reading.razes(dragon, TYPE_OF[card])
         )
         value -= 0.5 * threatened
         if left <= 0:

@@ -1,4 +1,5 @@
-"""The table of Dragon Fortress as immutable values, and ``evolve``: one case per event.
+"""The table of Dragon Fortress as immutable values, ``evolve`` (one case per event), and
+``Run``, which folds the events of one decision as they are made.
 
 An Estate Line is a tuple of card ids from the card next to the Estate Flag
 (index 0) to the Front Line (the last index); a dragon in the line is one of its
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from games.base import Evolver, GameEvent, evolve_by_type, replace
+from games.base import EventBuilder, Evolver, GameEvent, evolve_by_type, replace
 from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, PHASES, TYPE_OF, UPGRADE_INDEX, UPGRADES
 
 STEP_MOVE = "move"  # 1. Estate Move (then the dragon in the line moves)
@@ -311,3 +312,14 @@ EVOLVERS: dict[str, Evolver] = {
 
 def evolve(table: State | None, event: GameEvent) -> State:
     return cast(State, evolve_by_type(EVOLVERS, table, event))
+
+
+class Run(EventBuilder):
+    """The events of one decision, each folded at once so the next sees its effect."""
+
+    def __init__(self, table: State) -> None:
+        super().__init__(table, evolve)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.step == STEP_OVER)
