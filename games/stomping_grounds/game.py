@@ -170,7 +170,7 @@ class StompingGrounds(GameBase):
         return rules.explain(state, seat, action)
 
     def move(self, state: State, seat: int, kind: str) -> Move:
-        return rules.play
+        return rules.move(state, seat, kind)
 
     def outcome(self, state: State) -> dict[str, JSON] | None:
         if state.winners is None:

@@ -1,14 +1,15 @@
 """Stomping Grounds, the rules: who acts, what each seat may do (``legal_actions``) and
-what doing it causes (``play``: a move, then ``settle`` runs the automatic steps). The
-rules of each phase of play live beside it: ``effects``, ``choices``, ``challenge``,
-``flight`` and ``turn``."""
+what doing it causes (``MOVES``: one move per action type, its own step, then ``settle``
+runs the automatic steps). The rules of each phase of play live beside it: ``effects``,
+``choices``, ``challenge``, ``flight`` and ``turn``."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from games.base import Action, GameEvent
+from games.base import Action, IllegalAction, Move
 
 from .cards import COLOURS
 from .challenge import attempt, can_attempt, pass_priority, play_actions, play_card
@@ -31,7 +32,7 @@ from .flight import duel, duel_targets, fly, fly_targets, land
 from .state import State
 from .turn import HAND_LIMIT, draw_stash, end_phase, junk, junk_burned, settle
 
-__all__ = ["HAND_LIMIT", "Builder", "explain", "legal_actions", "luck_bonus", "play", "settle", "to_act"]
+__all__ = ["HAND_LIMIT", "MOVES", "Builder", "explain", "legal_actions", "luck_bonus", "move", "settle", "to_act"]
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -109,34 +110,52 @@ def explain(state: State, seat: int, action: Any) -> str:
     return REASONS[kind]
 
 
-def play(state: State, seat: int, action: Action, rng: random.Random) -> list[GameEvent]:
-    """Every move, once the template has found it legal: its own step, then the automatic
-    steps it sets off (``settle``)."""
-    b = Builder(state)
-    HANDLERS[action["type"]](b, seat, action, rng)
-    settle(b, rng)
-    return b.events
+Step = Callable[[Builder, int, Action, random.Random], None]
+"""One action type's own step on a builder (``choices``, ``challenge``, ``flight``, ``turn``)."""
 
 
-HANDLERS = {
-    "place_realm": place_realm,
-    "place_dragon": place_dragon,
-    "search": search,
-    "burn": burn,
-    "raze": raze,
-    "move_dragon": move_dragon,
-    "push": push,
-    "roam": roam,
-    "skip": skip,
-    "discard": discard,
-    "pass": pass_priority,
-    "play": play_card,
-    "attempt": attempt,
-    "end_phase": end_phase,
-    "fly": fly,
-    "land": land,
-    "duel": duel,
-    "draw": draw_stash,
-    "junk": junk,
-    "junk_burned": junk_burned,
+def settled(step: Step) -> Move:
+    """The kit's move for one step: a builder, the step, then the automatic steps it sets
+    off (``settle``); the builder goes back to the template, which takes its folded state."""
+
+    def move(state: State, seat: int, action: Action, rng: random.Random) -> Builder:
+        b = Builder(state)
+        step(b, seat, action, rng)
+        settle(b, rng)
+        return b
+
+    return move
+
+
+MOVES: dict[str, Move] = {
+    "place_realm": settled(place_realm),
+    "place_dragon": settled(place_dragon),
+    "search": settled(search),
+    "burn": settled(burn),
+    "raze": settled(raze),
+    "move_dragon": settled(move_dragon),
+    "push": settled(push),
+    "roam": settled(roam),
+    "skip": settled(skip),
+    "discard": settled(discard),
+    "pass": settled(pass_priority),
+    "play": settled(play_card),
+    "attempt": settled(attempt),
+    "end_phase": settled(end_phase),
+    "fly": settled(fly),
+    "land": settled(land),
+    "duel": settled(duel),
+    "draw": settled(draw_stash),
+    "junk": settled(junk),
+    "junk_burned": settled(junk_burned),
 }
+"""One move per action type."""
+
+
+def move(state: State, seat: int, kind: str) -> Move:
+    """The move for an action of type ``kind`` (the template has found the action listed,
+    so there is one; otherwise it is refused as ``decide`` would refuse it)."""
+    found = MOVES.get(kind)
+    if found is None:
+        raise IllegalAction(explain(state, seat, {"type": kind}))
+    return found
