@@ -1,11 +1,22 @@
 """The event store on Redis streams.
 
-Keys of one game share the hash tag ``{<game>}``: ``<p>:{g}:events`` (the stream,
-entry id ``<version>-0``), ``<p>:{g}:head`` (``"<version>:<hash>"``) and
-``<p>:{g}:cmd:<command id>`` (the first result of a command and the fingerprint of its
-request, ``"<first>:<last>:<fingerprint>"``, kept 7 days; records without the fingerprint
-are the old code's, honoured as they are). The feed
+Two layouts of the same keys. With one partition (the default, and the only layout of
+the first version): the keys of one game share the hash tag ``{<game>}``:
+``<p>:{g}:events`` (the stream, entry id ``<version>-0``), ``<p>:{g}:head``
+(``"<version>:<hash>"``) and ``<p>:{g}:cmd:<command id>`` (the first result of a command
+and the fingerprint of its request, ``"<first>:<last>:<fingerprint>"``, kept 7 days;
+records without the fingerprint are the old code's, honoured as they are); the feed
 ``<p>:feed`` and the game index ``<p>:games`` are global.
+
+With N partitions (for Redis Cluster, where a script may touch one slot only): a game
+belongs to partition ``crc32(game) % N``, and its keys, its partition's feed and its
+partition's game index share the partition's hash tag ``{<tag>}``: ``<p>:{t}:g:<game>:events``
+and so on, ``<p>:{t}:feed``, ``<p>:{t}:games``. The tags are chosen so that their slots are
+evenly spaced over the 16,384 (``partition_tags``): on a cluster whose masters hold equal
+ranges of slots, each master holds an equal share of the partitions. N is fixed for the
+life of a deployment: games do not move between partitions. A notice's id names its
+partition (``<i>/<stream id>``); feed order is per partition, so each game's notices come
+in the order of its versions, and across partitions by stream id.
 
 Following: ``wait_for`` is one blocking XREAD on the game's stream. A subscription is a
 consumer group on the feed: XAUTOCLAIM takes over idle entries, XREADGROUP reads a
@@ -21,9 +32,13 @@ and adds a notice to the feed, atomically. Hashes are computed here in Python
 from __future__ import annotations
 
 import time
+import zlib
 from collections.abc import Iterator, Sequence
+from functools import cache
+from typing import Any
 
 import redis
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
 from events.store import (
@@ -101,22 +116,75 @@ return {'ok', result}
 OWN_PENDING_LIMIT = 10_000
 
 
+# Idle subscriptions over several partitions poll them (a blocking read spans one slot);
+# the pause between two polls.
+POLL_SECONDS = 0.02
+
+
+@cache
+def partition_tags(count: int) -> tuple[str, ...]:
+    """A hash tag per partition, the i-th in the i-th of ``count`` equal ranges of slots
+    (the first short string found there, so the same tags on every process)."""
+    tags = []
+    for index in range(count):
+        low, high = index * REDIS_CLUSTER_HASH_SLOTS // count, (index + 1) * REDIS_CLUSTER_HASH_SLOTS // count
+        n = 0
+        while not low <= key_slot(f"p{index}.{n}".encode()) < high:
+            n += 1
+        tags.append(f"p{index}.{n}")
+    return tuple(tags)
+
+
 class RedisEventStore(EventStore):
-    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
+    def __init__(self, client: Any, prefix: str = "ts", partitions: int = 1) -> None:
+        """``client``: a ``redis.Redis``, or a ``redis.cluster.RedisCluster`` (with more
+        than one partition)."""
+        if not 1 <= partitions <= REDIS_CLUSTER_HASH_SLOTS:
+            raise ValueError(f"partitions must be between 1 and {REDIS_CLUSTER_HASH_SLOTS}")
         self.redis = client
         self.prefix = prefix
+        self.partitions = partitions
+        self._tags = partition_tags(partitions) if partitions > 1 else ("",)
         self._append = client.register_script(APPEND_LUA)
 
+    def partition(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % self.partitions if self.partitions > 1 else 0
+
     def key(self, game_id: str, part: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:{part}"
+        if self.partitions == 1:
+            return f"{self.prefix}:{{{game_id}}}:{part}"
+        return f"{self.prefix}:{{{self._tags[self.partition(game_id)]}}}:g:{game_id}:{part}"
+
+    def feed_keys(self) -> list[str]:
+        """Each partition's feed, in partition order."""
+        if self.partitions == 1:
+            return [f"{self.prefix}:feed"]
+        return [f"{self.prefix}:{{{tag}}}:feed" for tag in self._tags]
+
+    def games_keys(self) -> list[str]:
+        if self.partitions == 1:
+            return [f"{self.prefix}:games"]
+        return [f"{self.prefix}:{{{tag}}}:games" for tag in self._tags]
+
+    def feed_key_of(self, game_id: str) -> str:
+        return self.feed_keys()[self.partition(game_id)]
+
+    def games_key_of(self, game_id: str) -> str:
+        return self.games_keys()[self.partition(game_id)]
 
     @property
     def feed_key(self) -> str:
-        return f"{self.prefix}:feed"
+        """The feed, with one partition (see ``feed_keys``)."""
+        if self.partitions > 1:
+            raise ValueError("a partitioned store has one feed per partition: feed_keys()")
+        return self.feed_keys()[0]
 
     @property
     def games_key(self) -> str:
-        return f"{self.prefix}:games"
+        """The game index, with one partition (see ``games_keys``)."""
+        if self.partitions > 1:
+            raise ValueError("a partitioned store has one game index per partition: games_keys()")
+        return self.games_keys()[0]
 
     def append(
         self,
@@ -137,8 +205,8 @@ class RedisEventStore(EventStore):
                 self.key(game_id, "events"),
                 self.key(game_id, "head"),
                 self.key(game_id, f"cmd:{command_id}"),
-                self.feed_key,
-                self.games_key,
+                self.feed_key_of(game_id),
+                self.games_key_of(game_id),
             ]
             header = "\n".join(
                 (
@@ -174,8 +242,8 @@ class RedisEventStore(EventStore):
         pipe = self.redis.pipeline()
         for version, text in entries:
             pipe.xadd(self.key(game_id, "events"), {"e": text}, id=f"{version}-0")
-        pipe.zadd(self.games_key, {game_id: int(time.time() * 1000)})
-        pipe.xadd(self.feed_key, {"game": game_id, "version": last.version, "type": last.type})
+        pipe.zadd(self.games_key_of(game_id), {game_id: int(time.time() * 1000)})
+        pipe.xadd(self.feed_key_of(game_id), {"game": game_id, "version": last.version, "type": last.type})
         pipe.execute()
 
     def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
@@ -220,12 +288,25 @@ class RedisEventStore(EventStore):
         return int(version), digest
 
     def game_ids(self) -> Iterator[str]:
-        for member, _ in self.redis.zscan_iter(self.games_key):
-            yield member.decode()
+        for key in self.games_keys():
+            for member, _ in self.redis.zscan_iter(key):
+                yield member.decode()
 
     def notices(self, after: str = "0", limit: int = 1000) -> list[Notice]:
-        entries = self.redis.xrange(self.feed_key, min=f"({after}" if after != "0" else "-", max="+", count=limit)
-        return [_notice(entry_id, fields) for entry_id, fields in entries]
+        """With partitions: every partition's notices after ``after`` in the order of
+        (stream id, partition), the first ``limit`` of them."""
+        if self.partitions == 1:
+            entries = self.redis.xrange(self.feed_key, min=f"({after}" if after != "0" else "-", max="+", count=limit)
+            return [_notice(entry_id, fields) for entry_id, fields in entries]
+        at, start = (-1, "0-0") if after == "0" else _split(after)
+        found: list[Notice] = []
+        for index, key in enumerate(self.feed_keys()):
+            # The same stream id in a later partition comes after ``after``; in this or an
+            # earlier one, before it.
+            low = start if index > at else f"({start}"
+            entries = self.redis.xrange(key, min="-" if after == "0" else low, max="+", count=limit)
+            found.extend(_notice(entry_id, fields, index) for entry_id, fields in entries)
+        return sorted(found, key=_feed_order)[:limit]
 
     def wait_for(self, game_id: str, after: int, timeout_seconds: float, limit: int | None = None) -> list[Envelope]:
         streams = {self.key(game_id, "events"): f"{after}-0"}
@@ -237,49 +318,90 @@ class RedisEventStore(EventStore):
 
 
 class RedisSubscription(Subscription):
+    """A consumer group of the same name on every partition's feed."""
+
     def __init__(self, store: RedisEventStore, group: str, consumer: str, claim_idle_seconds: float) -> None:
         super().__init__(group, consumer, claim_idle_seconds)
         self.store = store
         self._opened = False
 
     def open(self) -> None:
-        try:
-            self.store.redis.xgroup_create(self.store.feed_key, self.group, id="0", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        for feed in self.store.feed_keys():
+            try:
+                self.store.redis.xgroup_create(feed, self.group, id="0", mkstream=True)
+            except redis.ResponseError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
 
     def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
-        r, feed = self.store.redis, self.store.feed_key
+        r, feeds = self.store.redis, self.store.feed_keys()
         if not self._opened:
             self.open()
         idle_ms = round(self.claim_idle_seconds * 1000)
-        # Redis 6.2 answers [cursor, entries]; Redis 7 adds the ids it deleted.
-        entries = list(r.xautoclaim(feed, self.group, self.consumer, idle_ms, "0-0", count=count)[1])
-        if not self._opened:
-            for _, own in r.xreadgroup(self.group, self.consumer, {feed: "0"}, count=OWN_PENDING_LIMIT) or []:
-                entries.extend(own)
-            self._opened = True
-        block = None if entries else _block_ms(block_seconds)
-        for _, new in r.xreadgroup(self.group, self.consumer, {feed: ">"}, count=count, block=block) or []:
-            entries.extend(new)
+        entries: list[tuple[int, Any, dict[bytes, bytes]]] = []
+        for index, feed in enumerate(feeds):
+            # Redis 6.2 answers [cursor, entries]; Redis 7 adds the ids it deleted.
+            claimed = r.xautoclaim(feed, self.group, self.consumer, idle_ms, "0-0", count=count)[1]
+            entries.extend((index, entry_id, fields) for entry_id, fields in claimed)
+            if not self._opened:
+                for _, own in r.xreadgroup(self.group, self.consumer, {feed: "0"}, count=OWN_PENDING_LIMIT) or []:
+                    entries.extend((index, entry_id, fields) for entry_id, fields in own)
+        self._opened = True
+        entries.extend(self._new(feeds, count, 0 if entries else block_seconds))
         # An entry deleted from the feed after it was handed out comes back without fields
         # (and on Redis 6.2 XAUTOCLAIM without its id): there is nothing to apply.
-        gone = [entry_id for entry_id, fields in entries if not fields and entry_id is not None]
-        if gone:
-            r.xack(feed, self.group, *gone)
+        for index, feed in enumerate(feeds):
+            gone = [entry_id for i, entry_id, fields in entries if i == index and not fields and entry_id is not None]
+            if gone:
+                r.xack(feed, self.group, *gone)
         # Taken over and own pending entries can be the same entry; feed order, once each.
-        notices = {entry_id: _notice(entry_id, fields) for entry_id, fields in entries if fields}
-        return sorted(notices.values(), key=lambda notice: _feed_position(notice.id))
+        partitioned = len(feeds) > 1
+        notices = {
+            (index, entry_id): _notice(entry_id, fields, index if partitioned else None)
+            for index, entry_id, fields in entries
+            if fields
+        }
+        return sorted(notices.values(), key=_feed_order)
+
+    def _new(self, feeds: list[str], count: int, block_seconds: float) -> list[tuple[int, Any, dict[bytes, bytes]]]:
+        """Up to ``count`` notices never handed out, waiting up to ``block_seconds`` for
+        one: one blocking read on a single feed; on several (which may live on different
+        cluster nodes), a read of each, again every ``POLL_SECONDS`` until one comes."""
+        r = self.store.redis
+        if len(feeds) == 1:
+            reply = r.xreadgroup(
+                self.group, self.consumer, {feeds[0]: ">"}, count=count, block=_block_ms(block_seconds)
+            )
+            return [(0, entry_id, fields) for _, new in reply or [] for entry_id, fields in new]
+        deadline = time.monotonic() + block_seconds
+        while True:
+            found: list[tuple[int, Any, dict[bytes, bytes]]] = []
+            for index, feed in enumerate(feeds):
+                if len(found) >= count:
+                    break
+                reply = r.xreadgroup(self.group, self.consumer, {feed: ">"}, count=count - len(found))
+                found.extend((index, entry_id, fields) for _, new in reply or [] for entry_id, fields in new)
+            left = deadline - time.monotonic()
+            if found or left <= 0:
+                return found
+            time.sleep(min(POLL_SECONDS, left))
 
     def ack(self, *notices: Notice) -> None:
-        if notices:
-            self.store.redis.xack(self.store.feed_key, self.group, *(notice.id for notice in notices))
+        feeds = self.store.feed_keys()
+        by_feed: dict[int, list[str]] = {}
+        for notice in notices:
+            index, entry_id = _split(notice.id) if len(feeds) > 1 else (0, notice.id)
+            by_feed.setdefault(index, []).append(entry_id)
+        for index, ids in by_feed.items():
+            self.store.redis.xack(feeds[index], self.group, *ids)
 
     def caught_up(self) -> bool:
+        return all(self._caught_up(feed) for feed in self.store.feed_keys())
+
+    def _caught_up(self, feed: str) -> bool:
         pipe = self.store.redis.pipeline(transaction=False)
-        pipe.xinfo_groups(self.store.feed_key)
-        pipe.xinfo_stream(self.store.feed_key)
+        pipe.xinfo_groups(feed)
+        pipe.xinfo_stream(feed)
         try:
             groups, stream = pipe.execute()
         except redis.ResponseError:  # no feed yet
@@ -290,12 +412,22 @@ class RedisSubscription(Subscription):
         return mine is not None and mine["pending"] == 0 and mine["last-delivered-id"] == stream["last-generated-id"]
 
 
-def _notice(entry_id: bytes, fields: dict[bytes, bytes]) -> Notice:
-    return Notice(entry_id.decode(), fields[b"game"].decode(), int(fields[b"version"]), fields[b"type"].decode())
+def _notice(entry_id: bytes, fields: dict[bytes, bytes], partition: int | None = None) -> Notice:
+    own = entry_id.decode()
+    notice_id = own if partition is None else f"{partition}/{own}"
+    return Notice(notice_id, fields[b"game"].decode(), int(fields[b"version"]), fields[b"type"].decode())
 
 
-def _feed_position(notice_id: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in notice_id.split("-"))
+def _split(notice_id: str) -> tuple[int, str]:
+    """A partitioned notice id's partition and stream id."""
+    partition, _, entry_id = notice_id.partition("/")
+    return int(partition), entry_id
+
+
+def _feed_order(notice: Notice) -> tuple[int, ...]:
+    """Stream id, then partition."""
+    partition, entry_id = _split(notice.id) if "/" in notice.id else (0, notice.id)
+    return (*(int(part) for part in entry_id.split("-")), partition)
 
 
 def _block_ms(seconds: float) -> int | None:

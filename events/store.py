@@ -96,7 +96,8 @@ class Subscription(abc.ABC):
 
     @abc.abstractmethod
     def receive(self, count: int = 100, block_seconds: float = 1.0) -> list[Notice]:
-        """Notices for this consumer, in feed order: up to ``count`` taken over as idle,
+        """Notices for this consumer, in feed order (a partitioned store's: each game's in
+        version order, see ``events.redis_store``): up to ``count`` taken over as idle,
         this consumer's own pending ones on the first call, and up to ``count`` new ones.
         Waits up to ``block_seconds`` for a new notice when there is none of these; [] when
         none came. The first call creates the group if it is missing, reading the feed
