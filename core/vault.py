@@ -105,12 +105,14 @@ class Vault(Secrets):
         return f"{self.prefix}:token:{digest}"
 
     def issue_token(self, game_id: str, seat: int) -> str:
-        """A new 256-bit token for ``seat``; only its SHA-256 is stored."""
+        """A new 256-bit token for ``seat``; only its SHA-256 is stored.
+
+        Two writes to two slots (a cluster refuses them in one transaction), in the order
+        that leaves nothing usable half-done: the game's list of its tokens first (what
+        ``revoke`` reads), then the token's key, which makes it work."""
         token = secrets.token_urlsafe(32)
-        pipe = self.redis.pipeline()
-        pipe.set(self.token_key(token), f"{game_id}:{seat}")
-        pipe.hset(self._key(game_id, "tokens"), token_hash(token), seat)
-        pipe.execute()
+        self.redis.hset(self._key(game_id, "tokens"), token_hash(token), seat)
+        self.redis.set(self.token_key(token), f"{game_id}:{seat}")
         return token
 
     def owner(self, token: str) -> tuple[str, int] | None:

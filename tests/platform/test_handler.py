@@ -1,8 +1,11 @@
-"""The command handler on the tiny game: given events, when a command, then events or an error."""
+"""The command handler on the tiny game: given events, when a command, then events or an
+error; on the in-memory store, and on a local Redis Cluster (partitioned store, Redis
+snapshots and vault)."""
 
 from __future__ import annotations
 
 import random
+import uuid
 
 import fakeredis
 import pytest
@@ -11,16 +14,25 @@ from core.errors import CommandError
 from core.handler import Handler
 from core.vault import Vault
 from events.memory import MemoryEventStore
+from events.redis_store import RedisEventStore
 from games.rng import commitment
 from projections.snapshots import RedisSnapshots
 from projections.table import fold
 from projections.tables import Tables
+from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
 TWO = [{"name": "ann"}, {"name": "bob"}]
 
 
-@pytest.fixture
-def h() -> Handler:
+@pytest.fixture(params=["memory", "cluster"])
+def h(request: pytest.FixtureRequest) -> Handler:
+    if request.param == "cluster":
+        # The session's cluster, and every key in it, goes when the session ends.
+        client = request.getfixturevalue("local_cluster").client()
+        prefix = f"h-{uuid.uuid4().hex[:12]}"
+        cluster_store = RedisEventStore(client, prefix=prefix, partitions=6)
+        snapshots = RedisSnapshots(client, prefix=prefix)
+        return Handler(cluster_store, Tables(cluster_store, snapshots, snapshot_every=3), Vault(client, prefix=prefix))
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
     return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=3), Vault(client))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import fakeredis
@@ -13,12 +14,16 @@ from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 from projections.tables import Tables
+from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
 
-@pytest.fixture(params=["memory", "fakeredis", "redis"])
+@pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
 def snapshots(request: pytest.FixtureRequest) -> Iterator[Snapshots]:
     if request.param == "memory":
         yield MemorySnapshots()
+    elif request.param == "cluster":
+        # The session's cluster, and every key in it, goes when the session ends.
+        yield RedisSnapshots(request.getfixturevalue("local_cluster").client(), prefix=f"s-{uuid.uuid4().hex[:12]}")
     elif request.param == "fakeredis":
         yield RedisSnapshots(fakeredis.FakeRedis(), prefix="t")
     else:

@@ -1,11 +1,12 @@
-"""The vault's promises, kept alike by the Redis vault (on fakeredis and on the real test
-Redis) and its in-memory twin: seeds per game, tokens shown once and kept only as
+"""The vault's promises, kept alike by the Redis vault (on fakeredis, on the real test
+Redis and on a local Redis Cluster) and its in-memory twin: seeds per game, tokens shown once and kept only as
 hashes, revocation, and idempotent creation records that a retry with the same key (and
 only that key) can read back."""
 
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Iterator
 
 import fakeredis
@@ -14,14 +15,18 @@ import redis
 
 from core.vault import MemoryVault, Secrets, Vault
 from tests.conftest import delete_prefixed
+from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
 
-@pytest.fixture(params=["memory", "fakeredis", "redis"])
+@pytest.fixture(params=["memory", "fakeredis", "redis", "cluster"])
 def vault(request: pytest.FixtureRequest) -> Iterator[Secrets]:
     if request.param == "memory":
         yield MemoryVault()
     elif request.param == "fakeredis":
         yield Vault(fakeredis.FakeRedis(), prefix="vault")
+    elif request.param == "cluster":
+        # The session's cluster, and every key in it, goes when the session ends.
+        yield Vault(request.getfixturevalue("local_cluster").client(), prefix=f"vault-{uuid.uuid4().hex[:12]}")
     else:
         client: redis.Redis = request.getfixturevalue("real_redis")
         prefix: str = request.getfixturevalue("prefix")
