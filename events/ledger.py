@@ -22,6 +22,7 @@ from typing import Any
 import redis
 
 from events.envelope import GENESIS_HASH, canonical_json
+from events.keys import group
 
 HASHED = ("index", "game", "kind", "version", "hash", "at")
 
@@ -61,8 +62,9 @@ def verify_entries(entries: Iterable[Mapping[str, Any]], prev: str = GENESIS_HAS
 class Ledger:
     def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
         self.redis = client
-        self.key = f"{prefix}:ledger"
-        self.games_key = f"{prefix}:ledger:games"
+        # One script writes both (one slot on a cluster).
+        self.key = group(prefix, "ledger", client)
+        self.games_key = f"{self.key}:games"
         self._record = client.register_script(RECORD_LUA)
 
     def record(self, game_id: str, kind: str, version: int, head_hash: str, at: str) -> dict[str, Any]:

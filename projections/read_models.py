@@ -15,6 +15,7 @@ from typing import Any
 import redis
 from redis.client import Pipeline
 
+from events.keys import group
 from projections.table import Table
 
 STATUSES = ("open", "active", "finished")
@@ -26,7 +27,8 @@ class ReadModels:
         self.prefix = prefix
 
     def key(self, *parts: str) -> str:
-        return ":".join((self.prefix, "rm", *parts))
+        # One slot for every model on a cluster: an update watches and writes several.
+        return ":".join((group(self.prefix, "rm", self.redis), *parts))
 
     def applied_version(self, game_id: str) -> int:
         value = self.redis.hget(self.key("applied"), game_id)
@@ -35,7 +37,7 @@ class ReadModels:
     def apply(self, table: Table) -> bool:
         """Bring the models up to ``table``; False when they already are."""
         applied_key = self.key("applied")
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
                     pipe.watch(applied_key)
