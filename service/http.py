@@ -15,7 +15,7 @@ from core.platform import Platform
 from core.vault import token_hash
 from service.errors import status_of, title_of
 from service.metrics import observe_request
-from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, retry_after
+from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, counter_key, retry_after
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIApplication
@@ -132,7 +132,7 @@ def _refuse(left_ms: int) -> CommandError:
 
 
 def _token_counter_key(p: Platform, digest: str) -> str:
-    return p.key("rate", "token", digest)
+    return counter_key(p.config.prefix, p.redis, "token", digest)
 
 
 _DIGEST = "tablestream.token_digest"  # set by over_limit_gate in the WSGI environ
@@ -157,7 +157,7 @@ def rate_limit() -> None:
     if counter is None:
         counter = current_app.extensions["tablestream.rate"] = RateCounter(platform().redis)
     address = client_address(request.remote_addr, request.headers.get("X-Forwarded-For"), config.trusted_proxies)
-    address_key = platform().key("rate", "ip", address)
+    address_key = counter_key(config.prefix, platform().redis, "ip", address)
     token = bearer_token(request.headers.get("Authorization", ""))
     if token is None:
         hit = counter.hit(address_key, config.rate_per_address, config.rate_window_seconds)

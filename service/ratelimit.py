@@ -23,6 +23,8 @@ from functools import lru_cache
 
 import redis
 
+from events.keys import clustered, group
+
 HIT_LUA = """
 -- KEYS[1]: the address's state; KEYS[2], KEYS[3] (optional): the token's state and the
 -- key naming whom the token acts for. ARGV[1]: the window in ms; ARGV[2], ARGV[3]: the
@@ -73,7 +75,11 @@ class RateCounter:
     """The one-round-trip checking script, registered once per Redis client."""
 
     def __init__(self, client: redis.Redis) -> None:
+        self._client = client
         self._hit = client.register_script(HIT_LUA)
+        # On a cluster the counters share one slot (``counter_key``) and the owner's key
+        # lives in another: it is read by a second command.
+        self._clustered = clustered(client)
 
     def hit(
         self,
@@ -88,7 +94,10 @@ class RateCounter:
         allowed request spends one from each; a refused one spends nothing."""
         window_ms = max(1, round(window_seconds * 1000))
         keys = [address_key, *token_keys] if token_keys else [address_key]
+        owner_key = keys.pop() if self._clustered and len(keys) == 3 else None
         refused, wait, owner = self._hit(keys=keys, args=[window_ms, max(1, address_limit), max(1, token_limit)])
+        if owner_key is not None:
+            owner = self._client.get(owner_key)
         return Hit(int(refused) or None, int(wait), owner or None)
 
 
@@ -155,3 +164,9 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, trusted: 
 @lru_cache(maxsize=8)
 def _networks(entries: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
+
+
+def counter_key(prefix: str, client: object, *parts: str) -> str:
+    """A rate counter's key (``ip``, address or ``token``, digest): all in one slot on a
+    cluster, as one script checks an address and a token together."""
+    return ":".join((group(prefix, "rate", client), *parts))
