@@ -37,6 +37,7 @@ class Scheduler(Protocol):
 class Created:
     table: Table
     tokens: dict[int, str]
+    replicated: bool = True
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,8 @@ class Commands:
         if new.status == "finished":
             self.record_finished(new)
         self._scheduled(new)
+        if command_id is not None:
+            confirm(result.replicated)
         return Acted(new, result.envelopes)
 
     def record_finished(self, table: Table) -> dict[str, Any] | None:
@@ -262,3 +265,17 @@ def new_event(event: GameEvent, actor: str) -> NewEvent:
     if event.type in PLATFORM_EVENTS:
         raise ValueError(f"a game may not emit the platform event {event.type}")
     return NewEvent(event.type, dict(event.data), event.seat, actor)
+
+
+def confirm(replicated: bool) -> None:
+    """Acknowledge nothing that fewer replicas than asked confirmed, when it can be asked
+    again: a command with an id (a client's Idempotency-Key, a bot's or the timer's). Its
+    bookkeeping is done, and a retry with the same id answers as for any duplicate. A
+    change that cannot be asked again (a join, a fork, a create without a key: each hands
+    out tokens only once) is answered as written on the master."""
+    if not replicated:
+        raise CommandError(
+            "unavailable",
+            "The change was written, but no replica confirmed its copy in time, so it is not acknowledged: "
+            "send the same request again with the same Idempotency-Key to learn whether it stands.",
+        )

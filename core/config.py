@@ -37,6 +37,14 @@ class Config:
     inline_jobs: bool = False
     # The operator's bearer token for maintenance routes (read-model rebuilds); unset: none.
     admin_token: str | None = None
+    # Feed partitions (``events.redis_store``): 0 picks the engine's default, 1 on a single
+    # Redis (the first version's layout), CLUSTER_PARTITIONS on a cluster. Fixed for the
+    # life of a deployment: the store refuses to start on another count.
+    partitions: int = 0
+    # Replicas an append waits for before it is acknowledged (Redis WAIT), and how long:
+    # -1 picks the engine's default, 0 on a single Redis, 1 on a cluster.
+    replica_wait: int = -1
+    replica_wait_ms: int = 500
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -59,11 +67,53 @@ class Config:
             heartbeat_seconds=_int("TABLESTREAM_HEARTBEAT_SECONDS", 15),
             bot_seconds=float(os.environ.get("TABLESTREAM_BOT_SECONDS") or 0.6),
             admin_token=os.environ.get("TABLESTREAM_ADMIN_TOKEN") or None,
+            partitions=_int("TABLESTREAM_PARTITIONS", 0),
+            replica_wait=_int("TABLESTREAM_REPLICA_WAIT", -1),
+            replica_wait_ms=_int("TABLESTREAM_REPLICA_WAIT_MS", 500),
         )
 
     @property
+    def cluster(self) -> bool:
+        """``REDIS_URL`` names a Redis Cluster: ``redis+cluster://host:port[,host:port...]``."""
+        return self.redis_url is not None and self.redis_url.startswith(CLUSTER_SCHEME)
+
+    @property
+    def cluster_nodes(self) -> list[tuple[str, int]]:
+        """The cluster's startup nodes, from ``REDIS_URL``."""
+        if not self.cluster or self.redis_url is None:
+            return []
+        nodes = []
+        for entry in self.redis_url[len(CLUSTER_SCHEME) :].split("/", 1)[0].split(","):
+            host, _, port = entry.strip().rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"REDIS_URL: {entry!r} is not host:port (redis+cluster://host:port,host:port)")
+            nodes.append((host, int(port)))
+        return nodes
+
+    @property
+    def feed_partitions(self) -> int:
+        if self.partitions > 0:
+            return self.partitions
+        return CLUSTER_PARTITIONS if self.cluster else 1
+
+    @property
+    def replicas_to_wait(self) -> int:
+        if self.replica_wait >= 0:
+            return self.replica_wait
+        return 1 if self.cluster else 0
+
+    @property
     def queue_url(self) -> str | None:
+        if self.cluster:
+            # RQ does not run on a cluster: its queues need a Redis of their own.
+            return self.queue_redis_url
         return self.queue_redis_url or self.redis_url
+
+
+CLUSTER_SCHEME = "redis+cluster://"
+# Divisible by 2, 3, 4, 6, 8, 12, 16, 24: as many partitions on each master of such a
+# cluster (its masters holding equal ranges of slots).
+CLUSTER_PARTITIONS = 48
 
 
 def parse_trusted_proxies(value: str) -> int | tuple[str, ...]:

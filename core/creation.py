@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, draws_record, new_event, seal
+from core.commands import Commands, Created, confirm, draws_record, new_event, seal
 from core.errors import CommandError
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
@@ -35,6 +35,8 @@ class Creation(Commands):
         turn_seconds: int | None = None,
     ) -> Created:
         if command_id is None:
+            # Without a key the request cannot be asked again: its tokens are answered as
+            # written on the master (see ``confirm``).
             return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds)
         request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
@@ -56,6 +58,7 @@ class Creation(Commands):
             self.vault.abandon_create(command_id)
             raise
         self.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
+        confirm(created.replicated)
         return created
 
     def _create_game(
@@ -109,7 +112,7 @@ class Creation(Commands):
         self.tables.snapshots.put(table)
         tokens = {i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
         self._scheduled(table)
-        return Created(table, tokens)
+        return Created(table, tokens, result.replicated)
 
     def join(self, game_id: str, seat: int, name: str) -> tuple[Table, str]:
         table = self.load(game_id)

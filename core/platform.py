@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
+from redis.cluster import ClusterNode, RedisCluster
 
 from core.config import Config
 from core.handler import Handler, Scheduler
@@ -25,7 +28,13 @@ class Platform:
         self.config = config
         self.redis = client
         self.queue_redis = queue_client or client
-        self.store = RedisEventStore(client, prefix=config.prefix)
+        self.store = RedisEventStore(
+            client,
+            prefix=config.prefix,
+            partitions=config.feed_partitions,
+            replicas=config.replicas_to_wait,
+            replica_wait_ms=config.replica_wait_ms,
+        )
         self.snapshots = RedisSnapshots(client, prefix=config.prefix)
         self.tables = Tables(self.store, self.snapshots)
         self.vault = Vault(client, prefix=config.prefix)
@@ -35,13 +44,25 @@ class Platform:
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:
-        """The platform on the configured Redis, with no job runner: the entry points wire
-        one in (``workers.wiring``)."""
+        """The platform on the configured Redis (a single one, or a cluster), with no job
+        runner: the entry points wire one in (``workers.wiring``)."""
         if config.redis_url is None:
             raise ValueError("REDIS_URL is not set")
-        client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
+        client: Any
+        if config.cluster:
+            if config.queue_url is None:
+                raise ValueError(
+                    "REDIS_URL names a Redis Cluster, on which RQ cannot run: set QUEUE_REDIS_URL "
+                    "to a single-node Redis (or a Sentinel-managed one) for the job queues."
+                )
+            nodes = [ClusterNode(host, port) for host, port in config.cluster_nodes]
+            client = RedisCluster(startup_nodes=nodes, health_check_interval=30)
+        else:
+            client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
         queue_client = redis.Redis.from_url(config.queue_url) if config.queue_url != config.redis_url else client
-        return cls(config, client, queue_client)
+        platform = cls(config, client, queue_client)
+        platform.store.check_partitions()
+        return platform
 
     def key(self, *parts: str) -> str:
         return ":".join((self.config.prefix, *parts))

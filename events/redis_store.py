@@ -41,6 +41,7 @@ import redis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
+from events.keys import clustered
 from events.store import (
     DEDUP_SECONDS,
     AppendResult,
@@ -136,16 +137,35 @@ def partition_tags(count: int) -> tuple[str, ...]:
 
 
 class RedisEventStore(EventStore):
-    def __init__(self, client: Any, prefix: str = "ts", partitions: int = 1) -> None:
+    def __init__(
+        self, client: Any, prefix: str = "ts", partitions: int = 1, replicas: int = 0, replica_wait_ms: int = 500
+    ) -> None:
         """``client``: a ``redis.Redis``, or a ``redis.cluster.RedisCluster`` (with more
-        than one partition)."""
+        than one partition). ``replicas``: how many replicas must confirm an append's copy
+        (Redis ``WAIT``, up to ``replica_wait_ms``) before it is acknowledged."""
         if not 1 <= partitions <= REDIS_CLUSTER_HASH_SLOTS:
             raise ValueError(f"partitions must be between 1 and {REDIS_CLUSTER_HASH_SLOTS}")
+        if clustered(client) and partitions == 1:
+            raise ValueError("on a Redis Cluster the feed needs partitions (an append may touch one slot)")
         self.redis = client
         self.prefix = prefix
         self.partitions = partitions
+        self.replicas = replicas
+        self.replica_wait_ms = replica_wait_ms
         self._tags = partition_tags(partitions) if partitions > 1 else ("",)
         self._append = client.register_script(APPEND_LUA)
+
+    def check_partitions(self) -> None:
+        """Record the partition count on first start; refuse another count after (games
+        would be looked for in the wrong partition)."""
+        key = f"{self.prefix}:partitions"
+        self.redis.set(key, self.partitions, nx=True)
+        recorded = int(self.redis.get(key) or self.partitions)
+        if recorded != self.partitions:
+            raise ValueError(
+                f"this Redis holds a feed of {recorded} partitions, not {self.partitions}: "
+                f"set TABLESTREAM_PARTITIONS={recorded} (the count is fixed for a deployment's life)"
+            )
 
     def partition(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % self.partitions if self.partitions > 1 else 0
@@ -221,11 +241,11 @@ class RedisEventStore(EventStore):
                 )
             )
             args = [header, *(e.encode() for e in envelopes)]
-            status, value = self._append(keys=keys, args=args)
+            (status, value), replicated = self._run_append(keys, args)
             status, value = status.decode(), value.decode()
             if status == "ok":
                 first, last = value.split(":")
-                return AppendResult(int(first), int(last), False, tuple(envelopes))
+                return AppendResult(int(first), int(last), False, tuple(envelopes), replicated)
             if status == "duplicate":
                 return _recorded(value)[0]
             if status == "reused":
@@ -234,6 +254,19 @@ class RedisEventStore(EventStore):
                 raise VersionConflict(expected_version, int(value))
             prev_hash = value
         raise RuntimeError("the head hash moved twice at the same version")
+
+    def _run_append(self, keys: list[str], args: list[Any]) -> tuple[Any, bool]:
+        """The append script's reply and, when replicas are asked for, whether they
+        confirmed it: WAIT counts the writes of its own connection, so the script and the
+        WAIT go down one connection to the master of the game's slot."""
+        if self.replicas == 0:
+            return self._append(keys=keys, args=args), True
+        node = self.redis.get_node_from_key(keys[0]).redis_connection if clustered(self.redis) else self.redis
+        pipe = node.pipeline(transaction=False)
+        self._append(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.replicas, self.replica_wait_ms)
+        reply, confirmed = pipe.execute()
+        return reply, int(confirmed) >= self.replicas
 
     def import_raw(self, game_id: str, entries: Sequence[tuple[int, str]]) -> None:
         last = Envelope.decode(entries[-1][1])

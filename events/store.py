@@ -56,6 +56,9 @@ class AppendResult:
     last_version: int
     duplicate: bool = False
     envelopes: tuple[Envelope, ...] = ()
+    # False: written on the master, but fewer replicas than asked confirmed the copy in
+    # time (the append is not acknowledged; a retry with its command id confirms it).
+    replicated: bool = True
 
     @property
     def versions(self) -> range:

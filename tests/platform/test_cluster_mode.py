@@ -1,0 +1,97 @@
+"""Cluster mode, chosen by ``REDIS_URL=redis+cluster://host:port,...``: the platform on a
+real local Redis Cluster, RQ refused there, the partition count fixed for a deployment,
+and appends acknowledged only once a replica confirmed them (Redis WAIT)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis
+
+from core.config import CLUSTER_PARTITIONS, Config
+from core.errors import CommandError
+from core.platform import Platform
+from events import NewEvent
+from events.redis_store import RedisEventStore
+from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
+
+
+def cluster_url(cluster: LocalCluster) -> str:
+    return "redis+cluster://" + ",".join(f"{n.host}:{n.port}" for n in cluster.startup_nodes)
+
+
+def test_the_url_chooses_the_engine_and_its_defaults() -> None:
+    single = Config(redis_url="redis://127.0.0.1:6379/0")
+    assert not single.cluster and single.feed_partitions == 1 and single.replicas_to_wait == 0
+    assert single.queue_url == single.redis_url
+    cluster = Config(redis_url="redis+cluster://10.0.0.1:7000, 10.0.0.2:7001", queue_redis_url="redis://q:6379/0")
+    assert cluster.cluster and cluster.cluster_nodes == [("10.0.0.1", 7000), ("10.0.0.2", 7001)]
+    assert cluster.feed_partitions == CLUSTER_PARTITIONS and cluster.replicas_to_wait == 1
+    assert cluster.queue_url == "redis://q:6379/0", "never the cluster itself"
+    assert Config(redis_url="redis+cluster://a:1", partitions=12, replica_wait=0).feed_partitions == 12
+    with pytest.raises(ValueError, match="host:port"):
+        _ = Config(redis_url="redis+cluster://nowhere").cluster_nodes
+
+
+def test_a_cluster_without_a_queue_redis_is_refused_at_start_with_the_reason(
+    local_cluster: LocalCluster,  # noqa: F811
+) -> None:
+    with pytest.raises(ValueError, match="QUEUE_REDIS_URL"):
+        Platform.from_config(Config(redis_url=cluster_url(local_cluster), prefix=f"c-{uuid.uuid4().hex[:8]}"))
+
+
+def test_the_platform_runs_a_game_to_the_end_on_the_cluster(
+    local_cluster: LocalCluster,  # noqa: F811
+    redis_url: str,
+    prefix: str,
+) -> None:
+    config = Config(redis_url=cluster_url(local_cluster), queue_redis_url=redis_url, prefix=prefix)
+    platform = Platform.from_config(config)
+    assert platform.store.partitions == CLUSTER_PARTITIONS and platform.store.replicas == 1
+    h = platform.handler
+    table = h.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], command_id="create-1").table
+    turn = 0
+    while table.status == "active":
+        seat = min(table.to_act())
+        table = h.act(table.game_id, seat, {"type": "add", "amount": 2}, table.version, f"cmd-{turn}").table
+        turn += 1
+    assert table.status == "finished" and platform.store.verify(table.game_id).ok
+    entry = platform.ledger.of(table.game_id)
+    assert entry is not None and entry["hash"] == table.head_hash, "on the ledger of finished games"
+    assert table.game_id in set(platform.store.game_ids())
+
+
+def test_the_partition_count_is_fixed_once_a_deployment_has_started(real_redis: redis.Redis, prefix: str) -> None:
+    RedisEventStore(real_redis, prefix=prefix, partitions=4).check_partitions()
+    RedisEventStore(real_redis, prefix=prefix, partitions=4).check_partitions()
+    with pytest.raises(ValueError, match="TABLESTREAM_PARTITIONS=4"):
+        RedisEventStore(real_redis, prefix=prefix, partitions=8).check_partitions()
+
+
+def test_an_append_no_replica_confirmed_is_not_acknowledged_and_its_retry_answers(
+    real_redis: redis.Redis, prefix: str
+) -> None:
+    # The test Redis has no replica: WAIT 1 gives up after its timeout with 0 copies.
+    store = RedisEventStore(real_redis, prefix=prefix, replicas=1, replica_wait_ms=50)
+    result = store.append("g", [NewEvent("A", {})], 0, "c1")
+    assert not result.replicated and store.last_version("g") == 1, "written on the master, not acknowledged"
+
+
+def test_an_append_a_replica_confirmed_is_acknowledged(local_cluster: LocalCluster) -> None:  # noqa: F811
+    store = RedisEventStore(local_cluster.client(), prefix=f"w-{uuid.uuid4().hex[:8]}", partitions=6, replicas=1)
+    for game in ("g1", "g2", "g3", "g4", "g5", "g6"):
+        assert store.append(game, [NewEvent("A", {})], 0, "c1").replicated
+
+
+def test_the_handler_answers_unavailable_for_an_unconfirmed_command_and_the_retry_finds_it(
+    real_redis: redis.Redis, prefix: str, redis_url: str
+) -> None:
+    platform = Platform.from_config(Config(redis_url=redis_url, prefix=prefix, replica_wait=1, replica_wait_ms=50))
+    h = platform.handler
+    created = h.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
+    with pytest.raises(CommandError) as refused:
+        h.act(created.game_id, 0, {"type": "add", "amount": 1}, created.version, "key-1")
+    assert refused.value.code == "unavailable" and "same Idempotency-Key" in refused.value.detail
+    again = h.act(created.game_id, 0, {"type": "add", "amount": 1}, created.version, "key-1")
+    assert again.duplicate and again.version == created.version + 2
