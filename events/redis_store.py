@@ -325,6 +325,23 @@ class RedisEventStore(EventStore):
             for member, _ in self.redis.zscan_iter(key):
                 yield member.decode()
 
+    def recent_game_ids(self, limit: int) -> list[str]:
+        """The ``limit`` games created last, newest first (across the partitions)."""
+        found: list[tuple[bytes, float]] = []
+        for key in self.games_keys():
+            found.extend(self.redis.zrevrange(key, 0, limit - 1, withscores=True))
+        found.sort(key=lambda member: -member[1])
+        return [member.decode() for member, _ in found[:limit]]
+
+    def last_notice(self) -> Notice | None:
+        """The newest notice of the feed (of every partition's newest, the latest)."""
+        latest = [
+            _notice(entry_id, fields, index if self.partitions > 1 else None)
+            for index, key in enumerate(self.feed_keys())
+            for entry_id, fields in self.redis.xrevrange(key, count=1)
+        ]
+        return max(latest, key=_feed_order, default=None)
+
     def notices(self, after: str = "0", limit: int = 1000) -> list[Notice]:
         """With partitions: every partition's notices after ``after`` in the order of
         (stream id, partition), the first ``limit`` of them."""

@@ -32,7 +32,7 @@ def sweep_stalled(platform: Platform) -> int:
     active = [m.decode() for m in platform.redis.zrange(models.key("games", "active"), 0, -1)]
     # The read models lag the log (and are empty while no projector runs): a recent game they
     # have not applied, or not seen finish, is swept too, else its lost turn would never come back.
-    recent = [m.decode() for m in platform.redis.zrevrange(platform.store.games_key, 0, 9999)]
+    recent = platform.store.recent_game_ids(10_000)
     statuses = platform.redis.hmget(models.key("status"), recent) if recent else []
     known = set(active)
     active += [g for g, status in zip(recent, statuses, strict=True) if status != b"finished" and g not in known]

@@ -9,8 +9,10 @@ from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response
+from redis.cluster import RedisCluster
 
 from core.errors import CommandError
+from events.keys import clustered
 from games import registry
 from service import schemas
 from service.http import bearer, platform
@@ -48,24 +50,55 @@ def healthz() -> Response:
         p.redis.delete(probe)
         if read is None or read.decode() != value:
             raise RuntimeError("a value written to Redis did not read back")
-        last = p.redis.xrevrange(p.store.feed_key, count=1)
+        last = p.store.last_notice()
+        cluster = _cluster_state(p.redis)
     except Exception as error:  # any failure to use Redis is "unhealthy", said plainly
         body = {"status": "unavailable", "redis": {"reachable": _pings(p), "writable": False, "error": str(error)}}
+        return Response(json.dumps(body), status=503, mimetype="application/json")
+    if cluster is not None and not cluster["serving"]:
+        body = {"status": "unavailable", "redis": {"reachable": True, "writable": True, "cluster": cluster}}
         return Response(json.dumps(body), status=503, mimetype="application/json")
     try:
         version = p.redis.info("server").get("redis_version")
     except Exception:  # a Redis double without INFO still serves
         version = None
-    last_write = None
-    if last:
-        last_write = {"feed_id": last[0][0].decode(), "game": last[0][1][b"game"].decode()}
+    last_write = None if last is None else {"feed_id": last.id, "game": last.game}
     body = {
         "status": "ok",
-        "redis": {"reachable": True, "writable": True, "version": version},
+        "redis": {"reachable": True, "writable": True, "version": version}
+        | ({"cluster": cluster} if cluster is not None else {}),
         "store": {"last_write": last_write},
         "kinds": registry.keys(),
     }
     return Response(json.dumps(body), mimetype="application/json")
+
+
+def _cluster_state(client: Any) -> dict[str, Any] | None:
+    """On a Redis Cluster: its state as a node sees it, the slots it serves, and how many
+    of its masters answer; ``serving`` only when every slot is served and every master
+    answers (a write to one slot says nothing of the others)."""
+    if not clustered(client):
+        return None
+    info = client.cluster_info(target_nodes=RedisCluster.RANDOM)
+    masters = client.get_primaries()
+    answering = sum(1 for node in masters if _node_answers(client, node))
+    slots_ok = int(info.get("cluster_slots_ok", 0))
+    state = {
+        "state": info.get("cluster_state"),
+        "slots_ok": slots_ok,
+        "slots": 16384,
+        "masters": len(masters),
+        "masters_answering": answering,
+    }
+    state["serving"] = state["state"] == "ok" and slots_ok == 16384 and answering == len(masters) > 0
+    return state
+
+
+def _node_answers(client: Any, node: Any) -> bool:
+    try:
+        return bool(client.ping(target_nodes=node))
+    except Exception:
+        return False
 
 
 def _pings(p: Any) -> bool:

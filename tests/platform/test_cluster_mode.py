@@ -4,6 +4,7 @@ and appends acknowledged only once a replica confirmed them (Redis WAIT)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -14,7 +15,8 @@ from core.errors import CommandError
 from core.platform import Platform
 from events import NewEvent
 from events.redis_store import RedisEventStore
-from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
+from tests.localcluster import LocalCluster, cluster_fixture, local_cluster  # noqa: F401  (a fixture)
+from workers.wiring import wire
 
 
 def cluster_url(cluster: LocalCluster) -> str:
@@ -95,3 +97,33 @@ def test_the_handler_answers_unavailable_for_an_unconfirmed_command_and_the_retr
     assert refused.value.code == "unavailable" and "same Idempotency-Key" in refused.value.detail
     again = h.act(created.game_id, 0, {"type": "add", "amount": 1}, created.version, "key-1")
     assert again.duplicate and again.version == created.version + 2
+
+
+unreplicated_cluster = cluster_fixture(scope="function", masters=3, replicas=0, name="unreplicated_cluster")
+
+
+def test_healthz_reports_the_cluster_and_answers_503_when_a_master_is_gone(
+    unreplicated_cluster: LocalCluster, redis_url: str, prefix: str
+) -> None:
+    from service.app import create_app
+
+    config = Config(redis_url=cluster_url(unreplicated_cluster), queue_redis_url=redis_url, prefix=prefix)
+    client = create_app(config, wire(Platform.from_config(config), bots=False)).test_client()
+    healthy = client.get("/healthz")
+    cluster = healthy.get_json()["redis"]["cluster"]
+    assert healthy.status_code == 200, healthy.get_json()
+    assert cluster == {
+        "state": "ok",
+        "slots_ok": 16384,
+        "slots": 16384,
+        "masters": 3,
+        "masters_answering": 3,
+        "serving": True,
+    }
+    # A master with no replica dies: a third of the slots have no one to serve them.
+    unreplicated_cluster.kill(unreplicated_cluster.masters()[0].port)
+    deadline = time.monotonic() + 30
+    while (answer := client.get("/healthz")).status_code == 200 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert answer.status_code == 503, answer.get_json()
+    assert answer.get_json()["status"] == "unavailable"
