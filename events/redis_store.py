@@ -261,11 +261,26 @@ class RedisEventStore(EventStore):
         WAIT go down one connection to the master of the game's slot."""
         if self.replicas == 0:
             return self._append(keys=keys, args=args), True
-        node = self.redis.get_node_from_key(keys[0]).redis_connection if clustered(self.redis) else self.redis
+        on_cluster = clustered(self.redis)
+        node = self.redis.get_node_from_key(keys[0]).redis_connection if on_cluster else self.redis
         pipe = node.pipeline(transaction=False)
         self._append(keys=keys, args=args, client=pipe)
         pipe.execute_command("WAIT", self.replicas, self.replica_wait_ms)
-        reply, confirmed = pipe.execute()
+        try:
+            reply, confirmed = pipe.execute()
+        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError) as error:
+            # This path goes to the node directly, past the cluster client's own recovery:
+            # after a master's failure or a moved slot, learn the cluster's map again, so
+            # that the caller's retry (with the same command id) finds the new master.
+            moved = isinstance(error, redis.ResponseError) and str(error).startswith(
+                ("MOVED", "CLUSTERDOWN", "TRYAGAIN")
+            )
+            if on_cluster and (moved or not isinstance(error, redis.ResponseError)):
+                try:
+                    self.redis.nodes_manager.initialize()
+                except Exception:  # the cluster is still electing: the next try learns it
+                    pass
+            raise
         return reply, int(confirmed) >= self.replicas
 
     def import_raw(self, game_id: str, entries: Sequence[tuple[int, str]]) -> None:

@@ -230,11 +230,15 @@ class LocalCluster:
             raise
         return self
 
-    def _start_node(self) -> _Process:
+    def _start_node(self, port: int | None = None) -> _Process:
+        """A new node on a free port, or (``port``) a node started again from its own
+        directory, with its identity (``nodes-P.conf``) and its data."""
         assert self.directory is not None
-        port = _pick_port(set(self._processes) | {p + BUS_OFFSET for p in self._processes})
+        again = port is not None
+        if port is None:
+            port = _pick_port(set(self._processes) | {p + BUS_OFFSET for p in self._processes})
         directory = self.directory / f"node-{port}"
-        directory.mkdir()
+        directory.mkdir(exist_ok=again)
         command = [
             "redis-server",
             "--port", str(port),
@@ -410,6 +414,24 @@ class LocalCluster:
             except ProcessLookupError:
                 pass
         process.popen.wait(timeout=10)
+
+    def restart(self, port: int, timeout: float = 30.0) -> None:
+        """Start the killed node on ``port`` again: it rejoins the cluster, and (its
+        master's place taken while it was gone) follows the promoted replica. Returns once
+        it is a replica with its link to its master up."""
+        if self._processes[port].alive():
+            raise ClusterError(f"the node on {port} is running")
+        self._start_node(port)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                role = redis.Redis(host=HOST, port=port, socket_timeout=1).execute_command("ROLE")
+                if role[0] == b"slave" and role[3] == b"connected":
+                    return
+            except redis.RedisError:
+                pass
+            time.sleep(0.1)
+        raise ClusterError(f"the node on {port} did not rejoin as a connected replica\n{self.logs()}")
 
     def _note_replicas(self) -> None:
         replicas_of: dict[int, list[int]] = {}
