@@ -258,6 +258,27 @@ class EventBuilder:
         self.state = self._evolve(self.state, event)
 
 
+_Builder = TypeVar("_Builder", bound=EventBuilder)
+
+
+def stepped(
+    builder: Callable[[Any], _Builder],
+    step: Callable[[_Builder, int, Action, random.Random], None],
+    then: Callable[[_Builder, random.Random], None],
+) -> Move:
+    """A move made of a step on a builder: a ``builder`` on the state, the ``step``, then
+    the steps the rules run after any (``then``); the builder goes back to the template,
+    which keeps its folded state."""
+
+    def move(state: Any, seat: int, action: Action, rng: random.Random) -> _Builder:
+        made = builder(state)
+        step(made, seat, action, rng)
+        then(made, rng)
+        return made
+
+    return move
+
+
 def outcome_of(winners: Sequence[int], scores: Sequence[float], reason: str) -> dict[str, JSON]:
     return {"winners": sorted(winners), "scores": list(scores), "reason": reason}
 

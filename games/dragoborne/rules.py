@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.base import Action, IllegalAction, Move
+from games.base import Action, IllegalAction, Move, stepped
 from games.dragoborne.cards import card_of
 from games.dragoborne.combat import attack, block, block_step, burst, combat_actions, enter_combat, no_block, take
 from games.dragoborne.costs import item_choices
@@ -140,16 +140,8 @@ Step = Callable[[Builder, int, Action, random.Random], None]
 
 
 def settled(step: Step) -> Move:
-    """The kit's move for one step: a builder, the step, then the queued steps it set off
-    (``settle``); the builder goes back to the template, which takes its folded state."""
-
-    def move(state: State, seat: int, action: Action, rng: random.Random) -> Builder:
-        b = Builder(state)
-        step(b, seat, action, rng)
-        settle(b, rng)
-        return b
-
-    return move
+    """The kit's move for one step, then the queued steps it set off (``settle``)."""
+    return stepped(Builder, step, settle)
 
 
 MOVES: dict[str, Move] = {

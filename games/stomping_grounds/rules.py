@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Action, IllegalAction, Move
+from games.base import Action, IllegalAction, Move, stepped
 
 from .cards import COLOURS
 from .challenge import attempt, can_attempt, pass_priority, play_actions, play_card
@@ -115,16 +115,8 @@ Step = Callable[[Builder, int, Action, random.Random], None]
 
 
 def settled(step: Step) -> Move:
-    """The kit's move for one step: a builder, the step, then the automatic steps it sets
-    off (``settle``); the builder goes back to the template, which takes its folded state."""
-
-    def move(state: State, seat: int, action: Action, rng: random.Random) -> Builder:
-        b = Builder(state)
-        step(b, seat, action, rng)
-        settle(b, rng)
-        return b
-
-    return move
+    """The kit's move for one step, then the automatic steps it sets off (``settle``)."""
+    return stepped(Builder, step, settle)
 
 
 MOVES: dict[str, Move] = {
