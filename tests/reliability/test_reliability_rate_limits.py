@@ -383,17 +383,18 @@ def test_a_flood_gets_its_allowance_spread_out_never_a_window_at_once(limited: A
     app, _ = limited(rate_per_token=limit, rate_window_seconds=window)
     game = new_tiny(app.test_client())
     url, headers = f"/v1/games/{game['id']}", {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-    accepted: list[float] = []
+    accepted: list[tuple[float, float]] = []  # (sent, answered): Redis allowed it in between
     lock = threading.Lock()
     stop = threading.Event()
 
     def flood() -> None:
         client = app.test_client()
         while not stop.is_set():
+            sent = time.monotonic()
             status = client.get(url, headers=headers).status_code
             if status == 200:
                 with lock:
-                    accepted.append(time.monotonic())
+                    accepted.append((sent, time.monotonic()))
 
     threads = [threading.Thread(target=flood) for _ in range(6)]
     started = time.monotonic()
@@ -406,12 +407,18 @@ def test_a_flood_gets_its_allowance_spread_out_never_a_window_at_once(limited: A
     seconds = time.monotonic() - started
     interval = window / limit
     assert limit + (seconds - 0.3) / interval <= len(accepted) <= limit + seconds / interval + 1, len(accepted)
-    after_burst = sorted(accepted)[limit:]
-    # Times are taken here as answers come back, not in Redis, so one slow answer can
-    # bunch two up; but a fixed window would let all ten through in its first milliseconds.
-    busiest = max(sum(1 for t in after_burst if s <= t < s + 2 * interval) for s in after_burst)
-    assert busiest <= 4, f"{busiest} accepted within {2 * interval * 1000:.0f} ms after the burst"
-    busiest = max(sum(1 for t in after_burst if s <= t < s + window) for s in after_burst)
+    after_burst = sorted(accepted, key=lambda pair: pair[1])[limit:]
+
+    def certainly_within(start: float, span: float) -> int:
+        # Redis allowed each request between its sending and its answer: count those it
+        # can only have allowed inside [start, start + span) (a slow answer under load no
+        # longer makes two allowances look bunched); a fixed window would let all ten through
+        # in its first milliseconds.
+        return sum(1 for sent, answered in after_burst if start <= sent and answered < start + span)
+
+    busiest = max(certainly_within(sent, 2 * interval) for sent, _ in after_burst)
+    assert busiest <= 3, f"{busiest} accepted within {2 * interval * 1000:.0f} ms after the burst"
+    busiest = max(certainly_within(sent, window) for sent, _ in after_burst)
     assert busiest <= limit + 1, f"{busiest} accepted within one window after the burst"
 
 
