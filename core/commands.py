@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -279,3 +280,12 @@ def confirm(replicated: bool) -> None:
             "The change was written, but no replica confirmed its copy in time, so it is not acknowledged: "
             "send the same request again with the same Idempotency-Key to learn whether it stands.",
         )
+
+
+def new_game_id() -> str:
+    """A new game's id: 72 random bits, URL-safe, never starting with "-" (a command line
+    would read ``tablestream audit -x...`` as an option)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if not game_id.startswith("-"):
+            return game_id

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, confirm, draws_record, new_event, seal
+from core.commands import Commands, Created, confirm, draws_record, new_event, new_game_id, seal
 from core.errors import CommandError
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
@@ -86,7 +86,7 @@ class Creation(Commands):
             ) from None
         chosen_seed = seed is not None
         seed = seed if seed is not None else secrets.token_hex(32)
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         rng = derive_rng(seed, 1)
         opening = game.setup(checked, len(seats), rng)
         created = NewEvent(

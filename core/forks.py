@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, seal
+from core.commands import Commands, Created, new_game_id, seal
 from core.creation import check_players
 from core.errors import CommandError
 from events.envelope import NewEvent
@@ -54,7 +54,7 @@ class Forks(Commands):
         seats = check_players(source)
         if len(seats) != len(table.seats):
             raise CommandError("invalid_request", f"A fork keeps the {len(table.seats)} seats of its game.")
-        fork_id = secrets.token_urlsafe(9)
+        fork_id = new_game_id()
         envelope = around[0]
         first = NewEvent(
             "ForkedFrom",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from core.commands import new_game_id
 from core.errors import CommandError
 from core.platform import Platform
 from events.envelope import Envelope, verify_chain
@@ -243,13 +243,13 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
     # An id from a file is kept only when a ledger entry vouches for it (a finished game whose
     # final head the entry holds), and only if it looks like one of ours: it goes into Redis
     # keys and RQ job ids, which allow letters, digits, "_" and "-".
-    game_id = original if anchored and GAME_ID.fullmatch(original) else secrets.token_urlsafe(9)
+    game_id = original if anchored and GAME_ID.fullmatch(original) else new_game_id()
     while True:
         try:
             platform.store.import_raw(game_id, entries)
             break
         except VersionConflict:  # the id is taken (perhaps by an import running at the same time)
-            game_id = secrets.token_urlsafe(9)
+            game_id = new_game_id()
     seed = header.get("seed") or (last.data.get("seed") if last.type == "SeedRevealed" else None)
     if seed:
         platform.vault.set_seed(game_id, seed)
