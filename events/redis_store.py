@@ -153,6 +153,14 @@ class RedisEventStore(EventStore):
         self.replicas = replicas
         self.replica_wait_ms = replica_wait_ms
         self._tags = partition_tags(partitions) if partitions > 1 else ("",)
+        # Named once: every append names its partition's feed and game index.
+        self._feeds: tuple[str, ...]
+        self._indexes: tuple[str, ...]
+        if partitions == 1:
+            self._feeds, self._indexes = (f"{prefix}:feed",), (f"{prefix}:games",)
+        else:
+            self._feeds = tuple(f"{prefix}:{{{tag}}}:feed" for tag in self._tags)
+            self._indexes = tuple(f"{prefix}:{{{tag}}}:games" for tag in self._tags)
         self._append = client.register_script(APPEND_LUA)
 
     def check_partitions(self) -> None:
@@ -177,20 +185,16 @@ class RedisEventStore(EventStore):
 
     def feed_keys(self) -> list[str]:
         """Each partition's feed, in partition order."""
-        if self.partitions == 1:
-            return [f"{self.prefix}:feed"]
-        return [f"{self.prefix}:{{{tag}}}:feed" for tag in self._tags]
+        return list(self._feeds)
 
     def games_keys(self) -> list[str]:
-        if self.partitions == 1:
-            return [f"{self.prefix}:games"]
-        return [f"{self.prefix}:{{{tag}}}:games" for tag in self._tags]
+        return list(self._indexes)
 
     def feed_key_of(self, game_id: str) -> str:
-        return self.feed_keys()[self.partition(game_id)]
+        return self._feeds[self.partition(game_id)]
 
     def games_key_of(self, game_id: str) -> str:
-        return self.games_keys()[self.partition(game_id)]
+        return self._indexes[self.partition(game_id)]
 
     @property
     def feed_key(self) -> str:
