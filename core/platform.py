@@ -13,6 +13,7 @@ from core.jobs import LongJobs, NoJobs
 from core.vault import Vault
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
+from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
 
@@ -41,6 +42,7 @@ class Platform:
         self.ledger = Ledger(client, prefix=config.prefix)
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
         self.jobs: LongJobs = NoJobs()
+        self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

@@ -139,9 +139,7 @@ def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: Aud
         )
     elif head_hash != last.hash:
         problems.append((last.version, "the last event's hash is not the head's hash: the log was rewritten"))
-    from projections.read_models import ReadModels
-
-    fed = ReadModels(platform.redis, platform.config.prefix).applied_version(game_id)
+    fed = platform.read_models.applied_version(game_id)
     if fed > last.version:
         problems.append(
             (last.version + 1, f"the feed announced version {fed}, the log ends at {last.version}: the tail is missing")

@@ -32,7 +32,6 @@ and adds a notice to the feed, atomically. Hashes are computed here in Python
 from __future__ import annotations
 
 import time
-import zlib
 from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
@@ -41,7 +40,7 @@ import redis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
-from events.keys import clustered
+from events.keys import clustered, partition_of
 from events.store import (
     DEDUP_SECONDS,
     AppendResult,
@@ -176,7 +175,7 @@ class RedisEventStore(EventStore):
             )
 
     def partition(self, game_id: str) -> int:
-        return zlib.crc32(game_id.encode()) % self.partitions if self.partitions > 1 else 0
+        return partition_of(game_id, self.partitions)
 
     def key(self, game_id: str, part: str) -> str:
         if self.partitions == 1:

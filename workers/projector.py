@@ -13,7 +13,6 @@ from collections.abc import Callable
 import redis
 
 from core.platform import Platform
-from projections.read_models import ReadModels
 
 GROUP = "projector"
 CLAIM_IDLE_MS = 30_000
@@ -24,7 +23,7 @@ class Projector:
     def __init__(self, platform: Platform, consumer: str | None = None, claim_idle_ms: int = CLAIM_IDLE_MS) -> None:
         self.platform = platform
         self.claim_idle_ms = claim_idle_ms
-        self.models = ReadModels(platform.redis, platform.config.prefix)
+        self.models = platform.read_models
         # Named after the host, not the process: a projector restarted after a crash is the
         # same consumer and first finishes the entries its predecessor was handed, instead
         # of leaving them pending until another consumer claims them as idle.

@@ -26,16 +26,14 @@ def sweep_stalled(platform: Platform) -> int:
     """Enqueue the turn of every active game whose seat to act is a bot. Run when a worker
     starts: a turn whose job died with a killed worker is played again (its job id and
     the version check make a second run of a turn that did happen a no-op)."""
-    from projections.read_models import ReadModels
-
-    models = ReadModels(platform.redis, platform.config.prefix)
-    active = [m.decode() for m in platform.redis.zrange(models.key("games", "active"), 0, -1)]
+    models = platform.read_models
+    active = models.ids("active")
     # The read models lag the log (and are empty while no projector runs): a recent game they
     # have not applied, or not seen finish, is swept too, else its lost turn would never come back.
     recent = platform.store.recent_game_ids(10_000)
-    statuses = platform.redis.hmget(models.key("status"), recent) if recent else []
+    statuses = models.statuses(recent) if recent else []
     known = set(active)
-    active += [g for g, status in zip(recent, statuses, strict=True) if status != b"finished" and g not in known]
+    active += [g for g, status in zip(recent, statuses, strict=True) if status != "finished" and g not in known]
     scheduler = RQScheduler(platform)
     count = 0
     for game_id in active:

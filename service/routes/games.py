@@ -66,16 +66,13 @@ def create_game() -> Response:
 
 @bp.get("/v1/games")
 def list_games() -> Response:
-    from projections.read_models import ReadModels
-
     status = request.args.get("status")
     if status not in (None, "open", "active", "finished"):
         raise CommandError("invalid_request", "status must be open, active or finished.")
     kind = request.args.get("kind") or None
     offset = int_arg("offset", 0, 0, 10**9)
     limit = int_arg("limit", 50, 1, 200)
-    models = ReadModels(platform().redis, platform().config.prefix)
-    total, summaries = models.games(status, kind, offset, limit)
+    total, summaries = platform().read_models.games(status, kind, offset, limit)
     page = {"games": summaries, "total": total, "offset": offset, "limit": limit}
     return _json(schemas.one(schemas.GamesPageOut).dump(page))
 
@@ -84,9 +81,7 @@ def list_games() -> Response:
 def stats() -> Response:
     """Per kind, from the projector's read model: games started and finished, the
     average length of a finished game, and wins by seat position and by bot level."""
-    from projections.read_models import ReadModels
-
-    return _json({"kinds": ReadModels(platform().redis, platform().config.prefix).stats()})
+    return _json({"kinds": platform().read_models.stats()})
 
 
 def int_arg(name: str, default: int, low: int, high: int) -> int:

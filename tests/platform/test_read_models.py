@@ -1,5 +1,6 @@
 """Read models: live projection through the consumer group equals a rebuild from zero,
-also after the projector dies between applying and acking."""
+also after the projector dies between applying and acking; kept per feed partition (on
+a single Redis with one or several, and on a Redis Cluster), merged when listed."""
 
 from __future__ import annotations
 
@@ -11,12 +12,27 @@ import redis
 
 from core.config import Config
 from core.platform import Platform
+from events.keys import partition_of
+from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
 from workers.projector import GROUP, Projector
 
 
 @pytest.fixture
 def platform(real_redis: redis.Redis, prefix: str) -> Platform:
     return Platform(Config(redis_url="unused", prefix=prefix), real_redis)
+
+
+@pytest.fixture(params=["single", "partitioned", "cluster"])
+def any_platform(request: pytest.FixtureRequest, real_redis: redis.Redis, prefix: str, redis_url: str) -> Platform:
+    """The platform on one Redis with the legacy layout, on one Redis with 4 partitions,
+    and on the local Redis Cluster (48 partitions)."""
+    if request.param == "single":
+        return Platform(Config(redis_url="unused", prefix=prefix), real_redis)
+    if request.param == "partitioned":
+        return Platform(Config(redis_url="unused", prefix=prefix, partitions=4), real_redis)
+    cluster: LocalCluster = request.getfixturevalue("local_cluster")
+    url = "redis+cluster://" + ",".join(f"{n.host}:{n.port}" for n in cluster.startup_nodes)
+    return Platform.from_config(Config(redis_url=url, queue_redis_url=redis_url, prefix=prefix))
 
 
 def play_random(platform: Platform, games: int, seed: int) -> None:
@@ -41,7 +57,8 @@ def drain(projector: Projector) -> None:
         pass
 
 
-def test_live_models_equal_a_rebuild_from_zero(platform: Platform) -> None:
+def test_live_models_equal_a_rebuild_from_zero(any_platform: Platform) -> None:
+    platform = any_platform
     projector = Projector(platform, "live")
     projector.ensure_group()
     play_random(platform, 30, seed=1)
@@ -55,6 +72,44 @@ def test_live_models_equal_a_rebuild_from_zero(platform: Platform) -> None:
     assert projector.models.snapshot() == live
     stats = projector.models.stats()["tiny"]
     assert stats["games"] == 30 and stats["finished"] == total
+
+
+def test_each_partition_keeps_its_own_models_and_the_lists_merge_them(any_platform: Platform) -> None:
+    platform = any_platform
+    projector = Projector(platform, "pages")
+    projector.ensure_group()
+    play_random(platform, 40, seed=4)
+    drain(projector)
+    models = projector.models
+    partitions = platform.store.partitions
+    # Each game's models sit in its own partition's keys (on a cluster: its events' slot).
+    for game_id in platform.store.game_ids():
+        index = partition_of(game_id, partitions)
+        assert platform.redis.hget(models.key("status", partition=index), game_id) is not None
+        for other in {0, partitions - 1} - {index}:
+            assert platform.redis.hget(models.key("status", partition=other), game_id) is None
+        if platform.store.partitions > 1:
+            tag = platform.store.key(game_id, "events").split("}")[0]
+            assert models.key_of(game_id, "status").startswith(tag + "}")
+    if partitions > 1:
+        used = {partition_of(g, partitions) for g in platform.store.game_ids()}
+        assert len(used) > 1, "the games spread over several partitions"
+    # Every page, newest first, across the partitions: together exactly the whole list.
+    total, everything = models.games(None, None, 0, 1000)
+    assert total == 40 == len(everything)
+    created = [g["created_at"] for g in everything]
+    assert created == sorted(created, reverse=True)
+    paged: list[str] = []
+    for offset in range(0, 40, 7):
+        page_total, page = models.games(None, "tiny", offset, 7)
+        assert page_total == 40
+        paged += [g["id"] for g in page]
+    assert paged == [g["id"] for g in everything]
+    active = set(models.ids("active"))
+    assert active == {g["id"] for g in everything if g["status"] == "active"}
+    ids = [g["id"] for g in everything]
+    assert models.statuses(ids) == [g["status"] for g in everything]
+    assert models.statuses(["never-created"]) == [None]
 
 
 def test_a_projector_killed_before_acking_converges_after_restart(platform: Platform) -> None:

@@ -14,7 +14,6 @@ import pytest
 from core.config import Config
 from core.errors import CommandError
 from core.platform import Platform
-from projections.read_models import ReadModels
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.projector import GROUP, Projector
 from workers.scheduling import InlineBots
@@ -118,7 +117,7 @@ def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(own_redis
     # Every projector process was one consumer (named after the host): each restarted one
     # first finished the entries its killed predecessor had been handed.
     consumers = [c["name"].decode() for c in platform.redis.xinfo_consumers(platform.store.feed_key, GROUP)]
-    models = ReadModels(platform.redis, prefix)
+    models = platform.read_models
     live = models.snapshot()
     games = Projector(platform).rebuild()
     rebuilt = models.snapshot()

@@ -24,7 +24,6 @@ from core.platform import Platform
 from events.envelope import verify_chain
 from games.base import GameEvent
 from projections.audit import audit_entries
-from projections.read_models import ReadModels
 from projections.table import PLATFORM_EVENTS
 from workers.projector import Projector
 from workers.scheduling import InlineBots
@@ -233,7 +232,7 @@ class StoreAndHandler(RuleBasedStateMachine):
     def rebuild_read_models(self) -> None:
         while self.projector.step(block_ms=None, count=1000):  # type: ignore[arg-type]
             pass
-        models = ReadModels(self.platform.redis, "sm")
+        models = self.platform.read_models
         live = models.snapshot()
         Projector(self.platform).rebuild()
         assert models.snapshot() == live, "live read models differ from a rebuild from zero"
