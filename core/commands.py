@@ -113,6 +113,7 @@ class Commands:
                 except CommandReused:
                     raise _key_reused() from None
                 if earlier is not None:  # a retry of a command that was carried out
+                    confirm(earlier.replicated)
                     return self._replayed(table, earlier.first_version, earlier.last_version)
             if table is not cached:
                 raise
@@ -200,6 +201,7 @@ class Commands:
         except CommandReused:
             raise _key_reused() from None
         if result.duplicate:
+            confirm(result.replicated)
             return self._replayed(table, result.first_version, result.last_version)
         new = self.tables.advance(table, list(result.envelopes), decided)
         if new.status == "finished":
@@ -271,7 +273,8 @@ def new_event(event: GameEvent, actor: str) -> NewEvent:
 def confirm(replicated: bool) -> None:
     """Acknowledge nothing that fewer replicas than asked confirmed, when it can be asked
     again: a command with an id (a client's Idempotency-Key, a bot's or the timer's). Its
-    bookkeeping is done, and a retry with the same id answers as for any duplicate. A
+    bookkeeping is done, and a retry with the same id answers as a duplicate once a replica
+    holds the change (the retry writes the command's record again, and waits for that). A
     change that cannot be asked again (a join, a fork, a create without a key: each hands
     out tokens only once) is answered as written on the master."""
     if not replicated:

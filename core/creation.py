@@ -48,6 +48,9 @@ class Creation(Commands):
                     "This Idempotency-Key was used for a different request; use a new key for a new game.",
                 )
             if record["game"] is not None:
+                # Acknowledged only once a replica holds the game (its append's record says).
+                earlier = self.store.command_result(record["game"], command_id)
+                confirm(earlier is None or earlier.replicated)
                 return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
             if time.monotonic() > deadline:
                 raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")

@@ -32,7 +32,8 @@ and adds a notice to the feed, atomically. Hashes are computed here in Python
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -76,6 +77,9 @@ if has_command then
     -- as does a request without one: see events.store.same_request.
     local recorded = string.match(seen, '^%d+:%d+:(.+)$')
     if recorded and fingerprint ~= '' and recorded ~= fingerprint then return {'reused', seen} end
+    -- Written again as it is: a write that a WAIT after this script can count, and that a
+    -- replica holds only once it holds everything written before it (the first append too).
+    redis.call('SET', KEYS[3], seen, 'KEEPTTL')
     return {'duplicate', seen}
   end
 end
@@ -110,6 +114,13 @@ end
 return {'ok', result}
 """
 )
+
+# A command's record, read and written again as it is (see the duplicate branch above).
+TOUCH_LUA = """
+local seen = redis.call('GET', KEYS[1])
+if seen then redis.call('SET', KEYS[1], seen, 'KEEPTTL') end
+return seen
+"""
 
 # How many of its own pending entries a consumer subscribed again reads back at once; any
 # beyond are taken over once idle, like a dead consumer's.
@@ -161,6 +172,7 @@ class RedisEventStore(EventStore):
             self._feeds = tuple(f"{prefix}:{{{tag}}}:feed" for tag in self._tags)
             self._indexes = tuple(f"{prefix}:{{{tag}}}:games" for tag in self._tags)
         self._append = client.register_script(APPEND_LUA)
+        self._touch = client.register_script(TOUCH_LUA)
 
     def check_partitions(self) -> None:
         """Record the partition count on first start; refuse another count after (games
@@ -250,7 +262,7 @@ class RedisEventStore(EventStore):
                 first, last = value.split(":")
                 return AppendResult(int(first), int(last), False, tuple(envelopes), replicated)
             if status == "duplicate":
-                return _recorded(value)[0]
+                return replace(_recorded(value)[0], replicated=replicated)
             if status == "reused":
                 raise CommandReused(command_id or "")
             if status == "conflict":
@@ -259,15 +271,19 @@ class RedisEventStore(EventStore):
         raise RuntimeError("the head hash moved twice at the same version")
 
     def _run_append(self, keys: list[str], args: list[Any]) -> tuple[Any, bool]:
-        """The append script's reply and, when replicas are asked for, whether they
-        confirmed it: WAIT counts the writes of its own connection, so the script and the
-        WAIT go down one connection to the master of the game's slot."""
+        """The append script's reply and whether the replicas asked for confirmed it."""
+        return self._confirmed(keys[0], lambda client: self._append(keys=keys, args=args, client=client))
+
+    def _confirmed(self, key: str, call: Callable[[Any], Any]) -> tuple[Any, bool]:
+        """``call``'s reply and, when replicas are asked for, whether they confirmed every
+        write before it on ``key``'s master: WAIT counts the writes of its own connection,
+        so ``call`` (which must write) and the WAIT go down one connection to that master."""
         if self.replicas == 0:
-            return self._append(keys=keys, args=args), True
+            return call(self.redis), True
         on_cluster = clustered(self.redis)
-        node = self.redis.get_node_from_key(keys[0]).redis_connection if on_cluster else self.redis
+        node = self.redis.get_node_from_key(key).redis_connection if on_cluster else self.redis
         pipe = node.pipeline(transaction=False)
-        self._append(keys=keys, args=args, client=pipe)
+        call(pipe)
         pipe.execute_command("WAIT", self.replicas, self.replica_wait_ms)
         try:
             reply, confirmed = pipe.execute()
@@ -298,13 +314,17 @@ class RedisEventStore(EventStore):
         pipe.execute()
 
     def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
-        seen = self.redis.get(self.key(game_id, f"cmd:{command_id}"))
+        key = self.key(game_id, f"cmd:{command_id}")
+        if self.replicas == 0:
+            seen, replicated = self.redis.get(key), True
+        else:  # a retry is acknowledged only once a replica holds what it answers
+            seen, replicated = self._confirmed(key, lambda client: self._touch(keys=[key], client=client))
         if seen is None:
             return None
         result, recorded = _recorded(seen.decode())
         if not same_request(recorded, fingerprint):
             raise CommandReused(command_id)
-        return result
+        return replace(result, replicated=replicated)
 
     def _head_hash(self, game_id: str, version: int) -> str:
         if version == 0:
