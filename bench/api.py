@@ -85,10 +85,11 @@ def free_port() -> int:
 class Server:
     """The API under gunicorn in a child process."""
 
-    def __init__(self, url: str, prefix: str, workers: int) -> None:
+    def __init__(self, url: str, prefix: str, workers: int, env: dict[str, str] | None = None) -> None:
         self.url = url
         self.prefix = prefix
         self.workers = workers
+        self.env = env or {}
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (the server's output, closed in __exit__)
@@ -103,6 +104,7 @@ class Server:
             "TABLESTREAM_API_WORKERS": str(self.workers),
             "TABLESTREAM_RATE_PER_TOKEN": str(10**9),
             "TABLESTREAM_RATE_PER_ADDRESS": str(10**9),
+            **self.env,
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bench.api", "--serve"], env=env, stdout=self.log, stderr=self.log
@@ -266,16 +268,20 @@ class Game:
         ).encode() + body
 
 
-def create_games(client: redis.Redis, prefix: str, scripts: Sequence[Script], count: int) -> list[Game]:
-    """Create games on the server's Redis and prefix, through the command handler."""
+def create_games(
+    client: redis.Redis, prefix: str, scripts: Sequence[Script], count: int, handler: Any = None
+) -> list[Game]:
+    """Create games on the server's Redis and prefix, through the command handler (the
+    given one: a platform's on a cluster)."""
     from core.handler import Handler
     from core.vault import Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables
 
-    store = RedisEventStore(client, prefix=prefix)
-    handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=prefix)), Vault(client, prefix=prefix))
+    if handler is None:
+        store = RedisEventStore(client, prefix=prefix)
+        handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=prefix)), Vault(client, prefix=prefix))
     games = []
     for index in range(count):
         script = scripts[index % len(scripts)]
@@ -486,12 +492,15 @@ def peak_actions(
     duration: float,
     scripts: Sequence[Script] | None = None,
     prepared: Sequence[Game] | None = None,
+    env: dict[str, str] | None = None,
 ) -> Load:
-    """Actions/s of 16 closed-loop clients spread round robin over ``games`` games."""
-    client = redis.Redis.from_url(url)
-    scripts = scripts or make_scripts(client, prefix)
-    pool = list(prepared) if prepared is not None else create_games(client, prefix, scripts, games)
-    with Server(url, prefix, workers) as server:
+    """Actions/s of 16 closed-loop clients spread round robin over ``games`` games (the
+    ``prepared`` ones if given); ``env``: more settings for the server."""
+    if prepared is None:
+        client = redis.Redis.from_url(url)
+        prepared = create_games(client, prefix, scripts or make_scripts(client, prefix), games)
+    pool = list(prepared)
+    with Server(url, prefix, workers, env) as server:
         players = GameClients(pool, CLIENTS)
         warm(server.port, players.sources(), players.accept, 1.0)
         return drive(server.port, players.sources(), duration, accept=players.accept)

@@ -10,6 +10,7 @@
 * HTTP actions/s from 16 clients spread over 1,000 and 10,000 games (every request
   goes to the next game of the client's share, so the process cache of 2,048 tables
   per worker stops helping) against 16 games. ``--quick`` leaves out 10,000.
+* Redis Cluster against a single Redis (rows (8c), ``bench.cluster``).
 """
 
 from __future__ import annotations
@@ -68,15 +69,26 @@ def appends_from_processes(url: str, prefix: str, processes: int, seconds: float
 def appends_across_games(url: str, prefix: str, games: int, seconds: float, threads: int = 8) -> float:
     client = redis.Redis.from_url(url, max_connections=threads * 2)
     store = RedisEventStore(client, prefix=f"{prefix}:games{games}")
+    return appends_on(store, [f"g{g}" for g in range(games)], seconds, threads)
+
+
+def appends_on(store: RedisEventStore, games: list[str], seconds: float, threads: int = 8) -> float:
+    """Events/s appended by ``threads`` threads for ``seconds``, each round robin over its
+    share of ``games`` (one event a command, with a command id, as the API appends)."""
+    return appends_and_cpu(store, games, seconds, threads)[0]
+
+
+def appends_and_cpu(store: RedisEventStore, games: list[str], seconds: float, threads: int = 8) -> tuple[float, float]:
+    """As ``appends_on``, and the CPU seconds this process spent an append (its client's cost)."""
     event = [NewEvent("CardPlaced", PAYLOAD, 1, "human")]
     counts = [0] * threads
     deadline = [0.0]
     gate = threading.Barrier(threads + 1)
 
     def worker(index: int) -> None:
-        mine = [f"g{g}" for g in range(games) if g % threads == index]
-        versions = dict.fromkeys(mine, 0)
-        heads = dict.fromkeys(mine, "0" * 64)
+        mine = games[index::threads]
+        versions = {game: store.last_version(game) for game in mine}
+        heads = {game: store.head(game)[1] if versions[game] else "0" * 64 for game in mine}
         gate.wait()
         done = 0
         while time.perf_counter() < deadline[0]:
@@ -91,11 +103,12 @@ def appends_across_games(url: str, prefix: str, games: int, seconds: float, thre
     for thread in pool:
         thread.start()
     deadline[0] = time.perf_counter() + seconds
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     gate.wait()
     for thread in pool:
         thread.join()
-    return sum(counts) / (time.perf_counter() - started)
+    done = sum(counts)
+    return done / (time.perf_counter() - started), (time.process_time() - cpu) / max(1, done)
 
 
 def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[Row]:
@@ -146,7 +159,9 @@ def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[
                 "16 games",
             )
         )
-    return rows
+    from bench import cluster  # on servers of its own: a single Redis and a local Redis Cluster
+
+    return rows + cluster.run(quick)
 
 
 def main() -> None:
