@@ -1,4 +1,4 @@
-"""`tablestream serve` with no REDIS_URL: an embedded Redis in a fresh data
+"""`tablestream serve` (the installed command, run outside the checkout) with no REDIS_URL: an embedded Redis in a fresh data
 directory, /healthz within 15 s, and the data still there after a restart."""
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ def free_port() -> int:
 def start(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
     env.update(TABLESTREAM_DATA_DIR=str(data_dir), PORT=str(port))
+    # The installed command, from a directory outside the checkout, as the README runs it:
+    # every package it imports must be installed (not found by chance in the working directory).
+    command = Path(sys.executable).parent / "tablestream"
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [str(command), "serve"], env=env, cwd=data_dir.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
 
 
