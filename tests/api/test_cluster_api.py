@@ -152,3 +152,26 @@ def test_a_game_of_every_kind_runs_end_to_end_over_http_on_the_cluster(
     assert health.status_code == 200 and health.get_json()["redis"]["cluster"]["serving"] is True
     metrics = client.get("/metrics", headers=operator())
     assert metrics.status_code == 200 and "tablestream" in metrics.get_data(as_text=True)
+
+
+def test_undo_and_fork_over_http_on_the_cluster(client: FlaskClient, platform: Platform) -> None:
+    created = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "ann"}, {"name": "bob"}]})
+    game = created.get_json()
+    ann, bob = (bearer(seat["token"]) for seat in game["seats"])
+    start = client.get(f"/v1/games/{game['id']}", headers=ann).get_json()
+    body = {"action": {"type": "add", "amount": 2}, "expected_version": start["version"]}
+    assert client.post(f"/v1/games/{game['id']}/actions", json=body, headers=ann).status_code == 200
+    asked = client.post(f"/v1/games/{game['id']}/undo-requests", json={"to_version": start["version"]}, headers=bob)
+    assert asked.status_code == 201, asked.get_json()
+    request_id = asked.get_json()["pending"]["id"]
+    accepted = client.post(f"/v1/games/{game['id']}/undo-requests/{request_id}/accept", headers=ann).get_json()
+    assert accepted["pending"] is None and accepted["game"]["view"] == start["view"]
+    assert platform.store.read(game["id"])[-1].type == "Rewound"
+
+    forked = client.post(f"/v1/games/{game['id']}/forks", json={"at_version": start["version"]}, headers=ann)
+    assert forked.status_code == 201, forked.get_json()
+    copy = forked.get_json()
+    assert copy["id"] != game["id"] and copy["forked_from"]["game"] == game["id"]
+    assert platform.store.verify(copy["id"]).ok and platform.store.verify(game["id"]).ok
+    mine = next(seat["token"] for seat in copy["seats"] if "token" in seat)
+    assert client.get(f"/v1/games/{copy['id']}", headers=bearer(mine)).status_code == 200
