@@ -1,7 +1,8 @@
 """The HTTP API on a Redis Cluster (3 masters, 1 replica each; RQ on its own single-node
 Redis): a game of every kind created, played by its legal actions to the end, streamed
 live over SSE, replayed and audited by a worker, listed by the read models, and the
-health, ledger and metrics answered; everything a client sees as on a single Redis."""
+health, ledger and metrics answered; an undo agreed and a fork taken; everything a
+client sees as on a single Redis."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`tablestream serve` (the installed command, run outside the checkout) with no REDIS_URL: an embedded Redis in a fresh data
-directory, /healthz within 15 s, and the data still there after a restart."""
+"""`tablestream serve` (the installed command, run outside the checkout) with no
+REDIS_URL: an embedded Redis in a fresh data directory, /healthz within 15 s, and the
+data still there after a restart."""
 
 from __future__ import annotations
 
