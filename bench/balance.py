@@ -10,19 +10,29 @@ What is read from a finished game is only the public contract: ``outcome(state)`
   (the Shadow Terror defeated, or a hand played out), median turns (``turns_played``),
   win rate by seat, and how often the Estate and the Fortress bonus decide the winner
   (the winners would differ without that bonus; from the view's ``scores``). Flags a
-  seat above 40% at 4 players and a Shadow Terror share under 10%.
-* ``dragoborne`` (issue 9): 500 games for every pairing of the pre-built decks, seats
+  Shadow Terror share under 10%.
+* ``dragoborne`` (issue 9): 600 games for every pairing of the pre-built decks, seats
   alternating: win rate of the first player (``first``) and of each deck (``decks``),
-  median turns (``turn``). Targets: no pairing above 65/35, first player 40-60%.
-* ``stomping-grounds`` (issue 10): 500 games for every pairing of the four decks at 2
-  players, and 200 at 4 (every deck once, rotated by seat): win rate per deck
-  (``players[i].deck_key``) and per seat, median turns (``turn``) and rounds. Target:
-  no deck above 60% at 2 players.
-* any other kind: 200 two-player games: end reasons, win rate by seat, median actions.
+  median turns (``turn``).
+* ``stomping-grounds`` (issue 10): 600 games for every pairing of the four decks at 2
+  players, and 600 at 4 (every deck once, rotated by seat): win rate per deck
+  (``players[i].deck_key``) and per seat, median turns (``turn``) and rounds.
+* any other kind: 600 games at its smallest table: end reasons, win rate by seat,
+  median actions.
 
 Win rates count a shared win as a fraction and give a 95% Wilson interval; a game
 still unfinished after 20,000 actions counts for nobody and is reported.
-``--games N`` sets every table's game count (to shorten a run).
+``--games N`` sets every table's game count (to shorten a run). By default each table
+has 600 games or more, so that every interval is at most +/-4 points (issue 20).
+
+Targets (issue 20), flagged on the point estimate: with 2 players each seat, the first
+player and each deck of a pairing win 45-55%; with more, each seat within 5 points of
+an even share; every interval at most +/-4 points.
+
+Per card (issue 20), for kinds whose rules name their cards (``card_names``,
+``action_cards``): in how many games it was dealt, in what share of those some seat to
+act had a legal action using it (playable) and the bots used it (played), and how often
+a game; a card playable in under 1% of its games is flagged.
 """
 
 from __future__ import annotations
@@ -46,6 +56,11 @@ from games.bots import greedy_bot
 from games.play import new_game, step
 
 MAX_ACTIONS = 20_000
+GAMES = 600  # a 95% interval of at most +/-4 points at any rate
+TARGET = (0.45, 0.55)  # a 2-player seat, first player or deck
+SEAT_TOLERANCE = 0.05  # with more players: within 5 points of an even share
+WIDTH = 0.04
+PLAYABLE_AT_LEAST = 0.01
 # The pre-built decks: the options name them only in their description, not as choices.
 DECKS = {
     "dragoborne": ("emberguard", "thornwall", "tidecrypt"),
@@ -89,18 +104,21 @@ class Result:
     decks: tuple[str, ...] = ()
     decided_by: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    cards: frozenset[str] = frozenset()
+    playable: frozenset[str] = frozenset()
+    played: Counter[str] = field(default_factory=Counter)
 
 
 def tables(kind: str, games: int | None) -> list[Table]:
     if kind == "dragon-fortress":
         return [Table(f"{n} players", n, games or 1000) for n in (3, 4)]
     if kind == "dragoborne":
-        return [Table(f"{a} vs {b}", 2, games or 500, (a, b)) for a, b in itertools.combinations(DECKS[kind], 2)]
+        return [Table(f"{a} vs {b}", 2, games or GAMES, (a, b)) for a, b in itertools.combinations(DECKS[kind], 2)]
     if kind == "stomping-grounds":
-        pairs = [Table(f"{a} vs {b}", 2, games or 500, (a, b)) for a, b in itertools.combinations(DECKS[kind], 2)]
-        return [*pairs, Table("4 players, every deck", 4, games or 200, DECKS[kind], rotate=True)]
+        pairs = [Table(f"{a} vs {b}", 2, games or GAMES, (a, b)) for a, b in itertools.combinations(DECKS[kind], 2)]
+        return [*pairs, Table("4 players, every deck", 4, games or GAMES, DECKS[kind], rotate=True)]
     game = registry.all_games()[kind]
-    return [Table(f"{max(2, game.min_players)} players", max(2, game.min_players), games or 200)]
+    return [Table(f"{max(2, game.min_players)} players", max(2, game.min_players), games or GAMES)]
 
 
 def seat_decks(spec: Spec) -> tuple[str, ...] | None:
@@ -121,10 +139,21 @@ def play(spec: Spec) -> Result:
     table_rng = random.Random(f"{name}-table")
     seat_rngs = [random.Random(f"{name}-seat{s}") for s in range(spec.table.players)]
     run = new_game(game, spec.table.players, options, table_rng)
+    cards = frozenset(game.card_names(run.state))
+    playable: set[str] = set()
+    played: Counter[str] = Counter()
     actions = 0
     while game.outcome(run.state) is None and actions < MAX_ACTIONS:
-        seat = min(game.to_act(run.state))
-        step(game, run, seat, greedy_bot(game, run.state, seat, seat_rngs[seat]), table_rng)
+        to_act = game.to_act(run.state)
+        if cards:  # what every seat to act could use now
+            for someone in to_act:
+                for legal in game.legal_actions(run.state, someone):
+                    playable.update(game.action_cards(run.state, someone, legal))
+        seat = min(to_act)
+        action = greedy_bot(game, run.state, seat, seat_rngs[seat])
+        if cards:
+            played.update(game.action_cards(run.state, seat, action))
+        step(game, run, seat, action, table_rng)
         actions += 1
     outcome = game.outcome(run.state)
     view = game.view(run.state, None)
@@ -137,6 +166,9 @@ def play(spec: Spec) -> Result:
         rounds=float(view["round"]) if isinstance(view.get("round"), int | float) else None,
         first=view.get("first") if isinstance(view.get("first"), int) else None,
         decks=decks or (),
+        cards=cards,
+        playable=frozenset(playable),
+        played=played,
     )
     if outcome is None:
         return result
@@ -210,29 +242,25 @@ def report(kind: str, table: Table, results: list[Result]) -> tuple[list[str], l
     for reason, count in Counter(r.reason for r in done).most_common():
         lines.append(f"| {reason} | {count / n:.1%} |")
     lines += ["", "| seat | win rate [95% interval] |", "|---|---|"]
+    even = 1 / table.players
+    low, high = TARGET if table.players == 2 else (even - SEAT_TOLERANCE, even + SEAT_TOLERANCE)
     for seat in range(table.players):
         won = sum(credit(r, seat) for r in done)
         lines.append(f"| {seat} | {share(won, n)} |")
-        if kind == "dragon-fortress" and table.players == 4 and n and won / n > 0.40:
-            flags.append(f"seat {seat} wins {won / n:.1%} of 4-player games (> 40%)")
+        flags += target_flags(f"{table.label}: seat {seat}", won, n, low, high)
     if any(r.first is not None for r in done):
         firsts = [r for r in done if r.first is not None]
         won = sum(credit(r, r.first) for r in firsts if r.first is not None)
         lines += ["", f"first player wins: {share(won, len(firsts))}"]
-        rate = won / len(firsts) if firsts else 0.0
-        if kind == "dragoborne" and not 0.40 <= rate <= 0.60:
-            flags.append(f"{table.label}: the first player wins {rate:.1%} (outside 40-60%)")
+        flags += target_flags(f"{table.label}: the first player", won, len(firsts), low, high)
     if table.decks:
         lines += ["", "| deck | games | win rate [95% interval] |", "|---|---:|---|"]
         for deck in table.decks:
             played = [(r, seat) for r in done for seat, d in enumerate(r.decks) if d == deck]
             won = sum(credit(r, seat) for r, seat in played)
             lines.append(f"| {deck} | {len(played)} | {share(won, len(played))} |")
-            rate = won / len(played) if played else 0.0
-            if kind == "dragoborne" and rate > 0.65:
-                flags.append(f"{table.label}: {deck} wins {rate:.1%} (above 65/35)")
-            if kind == "stomping-grounds" and table.players == 2 and rate > 0.60:
-                flags.append(f"{table.label}: {deck} wins {rate:.1%} (above 60%)")
+            if table.players == 2:
+                flags += target_flags(f"{table.label}: {deck}", won, len(played), *TARGET)
     if kind == "dragon-fortress":
         decided = Counter(b for r in done for b in r.decided_by)
         lines += ["", "| bonus | decides the winner |", "|---|---:|"]
@@ -241,6 +269,48 @@ def report(kind: str, table: Table, results: list[Result]) -> tuple[list[str], l
         terror = sum(r.reason == "Shadow Terror defeated" for r in done)
         if n and terror / n < 0.10:
             flags.append(f"{table.label}: only {terror / n:.1%} of games end by the Shadow Terror")
+    return lines, flags
+
+
+def target_flags(label: str, won: float, games: int, low: float, high: float) -> list[str]:
+    """Flags for a win rate outside ``low``-``high`` or known to less than +/-4 points."""
+    if not games:
+        return [f"{label}: no finished game"]
+    flags = []
+    rate = won / games
+    if not low <= rate <= high:
+        flags.append(f"{label} wins {rate:.1%} (outside {low:.0%}-{high:.0%})")
+    bottom, top = wilson(won, games)
+    if (top - bottom) / 2 > WIDTH:
+        flags.append(f"{label}: interval +/-{(top - bottom) / 2:.1%} over {games} games (more games needed)")
+    return flags
+
+
+def card_table(kind: str, results: list[Result]) -> tuple[list[str], list[str]]:
+    """Per card over every game played: dealt, playable, played; flags for dead cards."""
+    dealt: Counter[str] = Counter()
+    playable: Counter[str] = Counter()
+    played_in: Counter[str] = Counter()
+    plays: Counter[str] = Counter()
+    for r in results:
+        dealt.update(r.cards)
+        playable.update(r.playable & r.cards)
+        played_in.update(card for card in r.played if card in r.cards)
+        plays.update({card: count for card, count in r.played.items() if card in r.cards})
+    if not dealt:
+        return [], []
+    lines = [
+        f"## {kind}: per card, over every game above",
+        "",
+        "| card | games dealt | playable in | played in | plays a game |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    flags = []
+    for card in sorted(dealt, key=lambda c: (playable[c] / dealt[c], played_in[c] / dealt[c], c)):
+        n = dealt[card]
+        lines.append(f"| {card} | {n} | {playable[card] / n:.1%} | {played_in[card] / n:.1%} | {plays[card] / n:.2f} |")
+        if playable[card] / n < PLAYABLE_AT_LEAST:
+            flags.append(f"{card} is playable in {playable[card] / n:.1%} of its games (under 1%)")
     return lines, flags
 
 
@@ -267,8 +337,7 @@ def deck_summary(kind: str, pairs: list[tuple[Table, list[Result]]]) -> tuple[li
     flags = []
     for deck, (won, games) in sorted(totals.items()):
         lines.append(f"| {deck} | {int(games)} | {share(won, int(games))} |")
-        if kind == "stomping-grounds" and games and won / games > 0.60:
-            flags.append(f"{deck} wins {won / games:.1%} of its 2-player games (above 60%)")
+        flags += target_flags(f"{deck} over its 2-player games", won, int(games), *TARGET)
     return lines, flags
 
 
@@ -301,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
     summary, raised = deck_summary(args.kind, grouped)
     if summary:
         print("\n".join(summary) + "\n")
+    flags += raised
+    per_card, raised = card_table(args.kind, results)
+    if per_card:
+        print("\n".join(per_card) + "\n")
     flags += raised
     print("flags: " + ("; ".join(flags) if flags else "none against the issue's targets"))
     print("(a flag is on the point estimate; read it with its interval and the number of games)")

@@ -452,6 +452,16 @@ class GameBase:
     def irreversible(self, event: GameEvent) -> bool:
         return event.type in self.irreversible_types
 
+    def card_names(self, state: State) -> tuple[str, ...]:
+        """Every distinct card (by the name a player knows it by) dealt into this game, for
+        the per-card table of ``bench.balance``; none by default (no table)."""
+        return ()
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        """The cards (by name) that ``action`` plays or uses: a card played or bought, an
+        ability of a card in play used. Names as ``card_names`` gives them."""
+        return ()
+
     def evaluate(self, state: State, seat: int) -> float:
         """Fallback from the outcome alone: a winner's share of the win (1 split among the
         winners), 0 for a loss, and 0.5 while the game is in play. Every game here overrides
