@@ -141,6 +141,16 @@ def check_options(specs: Sequence[Option], options: Mapping[str, JSON] | None) -
     return out
 
 
+RULES = "rules"
+
+
+def rules_of(options: Mapping[str, JSON]) -> int:
+    """The rules revision a game was created under (see ``GameBase.rules_revision``):
+    1 for a game whose options do not say, as every game stored before revisions."""
+    revision = options.get(RULES, 1)
+    return revision if isinstance(revision, int) else 1
+
+
 @runtime_checkable
 class Game(Protocol):
     """The contract of one game kind. Every function is pure."""
@@ -359,6 +369,13 @@ class GameBase:
     runs. False: each move checks its own fields (its refusals say which one is wrong)."""
     strict_json: bool = False
     """With ``lists_every_action``: compare actions as JSON, telling ``true`` from ``1``."""
+    rules_revision: int = 1
+    """The revision of this game's rules, raised when a change would decide a stored log's
+    actions differently. A game created now records it in its options (``rules``, set by
+    ``validate_options``; a client may ask for an earlier one); a game stored before has no
+    ``rules`` and was played under revision 1 (``rules_of``). The rules read the revision
+    from the options, so every stored log is still decided, replayed and audited by the
+    rules it was played under."""
     game_over_reason = "The game is over."
     malformed_reason = "An action is an object with a 'type'."
 
@@ -436,10 +453,16 @@ class GameBase:
                 else f"{self.min_players} to {self.max_players}"
             )
             problems.append(f"{self.title} is played by {span} players, not {players}")
+        given = dict(options or {})
+        revision = given.pop(RULES, self.rules_revision)
+        if isinstance(revision, bool) or not isinstance(revision, int) or not 1 <= revision <= self.rules_revision:
+            problems.append(f"option '{RULES}' (the rules revision) must be an integer from 1 to {self.rules_revision}")
         try:
-            checked = check_options(self.options, options)
+            checked = check_options(self.options, given)
         except InvalidOptions as error:
             raise InvalidOptions(problems + error.problems) from None
+        if self.rules_revision > 1:
+            checked[RULES] = revision
         problems += self.check_options(checked, players)
         if problems:
             raise InvalidOptions(problems)
