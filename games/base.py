@@ -161,6 +161,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    rules_revision: int
 
     def validate_options(self, options: Mapping[str, JSON] | None, players: int) -> dict[str, JSON]:
         """Options with defaults filled in; raise ``InvalidOptions`` listing every problem

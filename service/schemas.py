@@ -142,6 +142,7 @@ class KindOut(Schema):
     min_players = fields.Integer()
     max_players = fields.Integer()
     options = fields.List(fields.Dict())
+    rules_revision = fields.Integer()
 
 
 class GamesPageOut(Schema):

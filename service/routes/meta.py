@@ -132,6 +132,7 @@ def kinds() -> Response:
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "options": [option.as_json() for option in game.options],
+                "rules_revision": game.rules_revision,
             }
         )
     return Response(json.dumps({"kinds": schemas.KindOut(many=True).dump(out)}), mimetype="application/json")

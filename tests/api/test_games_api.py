@@ -23,6 +23,7 @@ def act(client: FlaskClient, game: dict, seat: int, action: dict, version: int |
 def test_kinds_list_every_registered_game_with_options(client: FlaskClient) -> None:
     kinds = {k["key"]: k for k in client.get("/v1/kinds").get_json()["kinds"]}
     assert kinds["tiny"]["min_players"] == 2
+    assert all(k["rules_revision"] >= 1 for k in kinds.values()) and kinds["tiny"]["rules_revision"] == 1
     assert kinds["tiny"]["options"] == [
         {
             "name": "start",
