@@ -153,6 +153,23 @@ def _load(name: str) -> Any:
 
 CARDS: dict[str, Card] = {raw["key"]: _card(raw) for raw in _load("cards.json")["cards"]}
 DECKS: dict[str, dict[str, Any]] = {raw["key"]: raw for raw in _load("decks.json")["decks"]}
+"""The pool and decks of rules revision 1, as stored games were played with them."""
+
+REVISION_2 = _load("revision2.json")
+"""Rules revision 2's changes to the pool and the decks (issue 20): whole entries that replace
+revision 1's of the same key, so ``cards.json`` and ``decks.json`` stay what revision 1 plays."""
+CARDS_2: dict[str, Card] = CARDS | {raw["key"]: _card(raw) for raw in REVISION_2["cards"]}
+DECKS_2: dict[str, dict[str, Any]] = DECKS | {raw["key"]: raw for raw in REVISION_2["decks"]}
+
+
+def cards_of(rules: int) -> dict[str, Card]:
+    """The card pool of a rules revision."""
+    return CARDS if rules < 2 else CARDS_2
+
+
+def decks_of(rules: int) -> dict[str, dict[str, Any]]:
+    """The pre-built decks of a rules revision."""
+    return DECKS if rules < 2 else DECKS_2
 
 
 def instance_id(seat: int, key: str, copy: int) -> str:
@@ -160,9 +177,15 @@ def instance_id(seat: int, key: str, copy: int) -> str:
     return f"{seat}-{key}-{copy}"
 
 
+def key_of(card_id: str) -> str:
+    """``0-emberhound-2`` -> ``emberhound``."""
+    return card_id.split("-", 1)[1].rsplit("-", 1)[0]
+
+
 @cache
-def card_of(card_id: str) -> Card:
-    return CARDS[card_id.split("-", 1)[1].rsplit("-", 1)[0]]
+def card_of(card_id: str, rules: int) -> Card:
+    """The card an instance id names, as the rules revision ``rules`` prints it."""
+    return cards_of(rules)[key_of(card_id)]
 
 
 def owner_of(card_id: str) -> int:
@@ -179,10 +202,11 @@ def expand(seat: int, keys: list[str]) -> list[str]:
     return out
 
 
-def deck_problems(deck: Any, who: str) -> list[str]:
+def deck_problems(deck: Any, who: str, rules: int = 1) -> list[str]:
     """Every way ``deck`` (a pre-built deck key or a custom list) breaks deck building."""
+    pool, decks = cards_of(rules), decks_of(rules)
     if isinstance(deck, str):
-        return [] if deck in DECKS else [f"{who} names an unknown pre-built deck '{deck}'."]
+        return [] if deck in decks else [f"{who} names an unknown pre-built deck '{deck}'."]
     if not isinstance(deck, dict):
         return [f"{who} must be a pre-built deck name or an object with cards, banners and dice."]
     problems = [f"{who} has an unknown field '{name}'." for name in deck if name not in ("cards", "banners", "dice")]
@@ -191,7 +215,7 @@ def deck_problems(deck: Any, who: str) -> list[str]:
         problems.append(f"{who} must list its cards as an object of card name to number of copies.")
         cards = {}
     for key, count in cards.items():
-        card = CARDS.get(key)
+        card = pool.get(key)
         if card is None:
             problems.append(f"{who} lists '{key}', which is not a card of the pool.")
         elif card.type == "banner":
@@ -208,7 +232,7 @@ def deck_problems(deck: Any, who: str) -> list[str]:
         problems.append(f"{who} needs exactly {FORTS} banners.")
     else:
         for key in banners:
-            card = CARDS.get(key) if isinstance(key, str) else None
+            card = pool.get(key) if isinstance(key, str) else None
             if card is None or card.type != "banner":
                 problems.append(f"{who} lists '{key}' as a banner, but it is not one.")
             else:
@@ -225,9 +249,9 @@ def deck_problems(deck: Any, who: str) -> list[str]:
     return problems
 
 
-def deck_spec(deck: Any) -> dict[str, Any]:
+def deck_spec(deck: Any, rules: int = 1) -> dict[str, Any]:
     """A checked deck (pre-built key or custom list) as ``{cards, banners, dice}``."""
-    return DECKS[deck] if isinstance(deck, str) else deck
+    return decks_of(rules)[deck] if isinstance(deck, str) else deck
 
 
 def deck_keys(spec: Mapping[str, Any]) -> list[str]:

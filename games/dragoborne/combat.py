@@ -28,7 +28,7 @@ def enter_combat(b: Builder, seat: int, action: Action, rng: random.Random) -> N
 def attack(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     attacker = action["creature"]
     b.emit("AttackDeclared", {"seat": seat, "creature": attacker, "fort": action["fort"]}, seat)
-    queue(b, [*triggers(seat, attacker, "attacks"), Pending("block", 1 - seat)])
+    queue(b, [*triggers(b.state.rules, seat, attacker, "attacks"), Pending("block", 1 - seat)])
 
 
 def block(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
@@ -46,7 +46,7 @@ def burst(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     card_id = b.state.pending[0].source
     b.emit("PendingResolved", {})
     b.emit("FortBurst", {"seat": seat, "card": card_id}, seat)
-    queue(b, [Pending("effect", seat, card_id, "burst", j) for j in range(len(card_of(card_id).burst))])
+    queue(b, [Pending("effect", seat, card_id, "burst", j) for j in range(len(card_of(card_id, b.state.rules).burst))])
 
 
 def take(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
@@ -87,14 +87,14 @@ def battle(b: Builder, blocker: str | None, die: int | None) -> None:
     active, defender = state.active, 1 - state.active
     attacker = state.sides[active].creature(attacker_id)
     assert attacker is not None
-    attack_power = stats(state.sides[active], attacker)[0]
+    attack_power = stats(state.sides[active], attacker, state.rules)[0]
     if die is not None:
         b.emit("ShieldDamaged", {"seat": defender, "die": die, "amount": attack_power}, defender)
     else:
         assert blocker is not None
         blocking = state.sides[defender].creature(blocker)
         assert blocking is not None
-        block_power = stats(state.sides[defender], blocking)[0]
+        block_power = stats(state.sides[defender], blocking, state.rules)[0]
         b.emit("CreatureDamaged", {"seat": defender, "creature": blocker, "amount": attack_power}, defender)
         b.emit("CreatureDamaged", {"seat": active, "creature": attacker_id, "amount": block_power}, active)
     b.emit("AttackEnded", {})
@@ -114,4 +114,4 @@ def break_barrier(b: Builder) -> None:
     if not b.state.sides[defender].forts[fort]:
         b.emit("FortDestroyed", {"seat": defender, "fort": fort}, defender)
     b.emit("AttackEnded", {})
-    queue(b, [Pending("burst", defender, card_id), *triggers(state.active, attacker, "barrier_broken")])
+    queue(b, [Pending("burst", defender, card_id), *triggers(state.rules, state.active, attacker, "barrier_broken")])

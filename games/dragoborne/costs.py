@@ -16,13 +16,22 @@ from games.dragoborne.state import Pending, Side, State, remaining_edr
 
 
 def resource_colour(card_id: str) -> str:
-    return card_of(card_id).colour
+    """A resource pays as its card's colour; cards and banners are printed alike in every revision."""
+    return card_of(card_id, 1).colour
+
+
+def _standing(side: Side) -> list[str]:
+    return [r for r in side.resources if r not in side.rested]
 
 
 def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
     """The resources to rest for ``cost``, at least one of ``colour`` (None: any), or
-    None when it cannot be paid. Keeps the rarest colours standing."""
-    standing = [r for r in side.resources if r not in side.rested]
+    None when it cannot be paid. Keeps the rarest colours standing.
+
+    Revision 1 only: the engine chose, and its choice could leave a later card unpayable
+    that another choice would have paid (issue 20); revision 2 lets the player choose
+    (``payments``)."""
+    standing = _standing(side)
     if len(standing) < cost:
         return None
     if cost == 0:
@@ -36,6 +45,60 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
         chosen.append(matching[-1])
     others = sorted((r for r in standing if r not in chosen), key=lambda r: (-counts[resource_colour(r)], r))
     return chosen + others[: cost - len(chosen)]
+
+
+def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:
+    """Revision 2: every distinct way to pay ``cost``, at least one of ``colour`` (None:
+    any), each as the sorted colours of the resources it rests. Two resources of a colour
+    pay alike, so payments that rest the same colours leave the same resources payable and
+    are offered once; payments that rest different colours leave different ones, and each
+    is offered. The engine's revision-1 choice comes first. Empty when nothing pays."""
+    standing = _standing(side)
+    counts = Counter(resource_colour(r) for r in standing)
+    colours = sorted(counts)
+    found: list[list[str]] = []
+
+    def extend(index: int, left: int, chosen: list[str]) -> None:
+        if left == 0:
+            if colour is None or colour in chosen:
+                found.append(chosen)
+            return
+        if index == len(colours):
+            return
+        here = colours[index]
+        for taken in range(min(counts[here], left), -1, -1):
+            extend(index + 1, left - taken, chosen + [here] * taken)
+
+    extend(0, cost, [])
+    engine = payment(side, colour, cost)
+    if engine is not None:
+        first = sorted(resource_colour(r) for r in engine)
+        found.sort(key=lambda paid: paid != first)
+    return found
+
+
+def resources_for(side: Side, colours: list[str]) -> list[str]:
+    """The standing resources a payment named by colour rests: of each colour, the most
+    recently placed first (which of two alike pays changes nothing)."""
+    standing = _standing(side)
+    paid: list[str] = []
+    for colour in colours:
+        paid.append(next(r for r in reversed(standing) if resource_colour(r) == colour and r not in paid))
+    return paid
+
+
+def dice_for(side: Side, colour: str) -> list[int]:
+    """Revision 2: the unassigned dice that may pay a die cost of ``colour``, one per
+    distinct colour and value (two such dice are alike), the lowest value first."""
+    seen: set[tuple[str, int]] = set()
+    out: list[int] = []
+    free = [i for i, d in enumerate(side.dice) if d.use == "free" and (colour == WHITE or d.colour == colour)]
+    for index in sorted(free, key=lambda i: (side.dice[i].value, i)):
+        die = side.dice[index]
+        if (die.colour, die.value) not in seen:
+            seen.add((die.colour, die.value))
+            out.append(index)
+    return out
 
 
 def die_for(side: Side, colour: str) -> int | None:
@@ -67,7 +130,7 @@ def choices(state: State, seat: int, op: str, max_edr: int = 0) -> list[Any]:
     if op in ("damage", "bounce"):
         return [c.id for c in foe.field]
     if op == "destroy":
-        return [c.id for c in foe.field if remaining_edr(foe, c) <= max_edr]
+        return [c.id for c in foe.field if remaining_edr(foe, c, state.rules) <= max_edr]
     if op == "rest":
         return [c.id for c in foe.field if not c.rested]
     if op == "stand":
@@ -80,7 +143,7 @@ def choices(state: State, seat: int, op: str, max_edr: int = 0) -> list[Any]:
 
 
 def item_choices(state: State, item: Pending) -> list[Any]:
-    effect = item.effect
+    effect = item.effect(state.rules)
     return choices(state, item.seat, effect.op, effect.max_edr)
 
 

@@ -24,8 +24,8 @@ def ability_items(seat: int, source: str, number: int, ability: Ability) -> list
     return [Pending("effect", seat, source, f"a{number}", j) for j in range(len(ability.effects))]
 
 
-def triggers(seat: int, source: str, trigger: str) -> list[Pending]:
-    card = card_of(source)
+def triggers(rules: int, seat: int, source: str, trigger: str) -> list[Pending]:
+    card = card_of(source, rules)
     items: list[Pending] = []
     for number in card.triggers(trigger):
         items += ability_items(seat, source, number, card.abilities[number])
@@ -53,7 +53,7 @@ def draw_cards(b: Builder, seat: int, count: int) -> bool:
 
 def destroy(b: Builder, seat: int, creature_id: str) -> None:
     b.emit("CreatureDestroyed", {"seat": seat, "creature": creature_id}, seat)
-    queue(b, triggers(seat, creature_id, "destroyed"))
+    queue(b, triggers(b.state.rules, seat, creature_id, "destroyed"))
 
 
 def sweep(b: Builder) -> None:
@@ -64,7 +64,7 @@ def sweep(b: Builder) -> None:
         for seat in (state.active, 1 - state.active):
             side = state.sides[seat]
             for creature in side.field:
-                if remaining_edr(side, creature) < 0:
+                if remaining_edr(side, creature, state.rules) < 0:
                     destroy(b, seat, creature.id)
                     found = True
                     break
@@ -83,7 +83,7 @@ def sweep(b: Builder) -> None:
 
 def apply_effect(b: Builder, item: Pending, target: Any, rng: random.Random) -> None:
     """One effect primitive; a targeted effect without a target does nothing."""
-    effect = item.effect
+    effect = item.effect(b.state.rules)
     seat, foe = item.seat, 1 - item.seat
     op = effect.op
     if op == "draw":
@@ -116,7 +116,7 @@ def apply_effect(b: Builder, item: Pending, target: Any, rng: random.Random) -> 
 def _search(b: Builder, seat: int, card_type: str, colour: str, rng: random.Random) -> None:
     deck = b.state.sides[seat].deck
     for card_id in deck:
-        card = card_of(card_id)
+        card = card_of(card_id, b.state.rules)
         if (not card_type or card.type == card_type) and (not colour or card.colour == colour):
             b.emit("CardSearched", {"seat": seat, "card": card_id}, seat)
             break

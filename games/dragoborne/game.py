@@ -13,14 +13,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option
+from games.base import JSON, Action, GameBase, GameEvent, Move, Option, rules_of
 from games.dragoborne import cards, rules, table
 from games.dragoborne.cards import (
     BARRIERS_PER_FORT,
-    CARDS,
     DECKS,
     FORTS,
     OPENING_HAND,
+    cards_of,
     deck_keys,
     deck_problems,
     deck_spec,
@@ -82,6 +82,10 @@ class Dragoborne(GameBase):
             "Off by default, so a game follows the rulebook ('draw 5 cards from the deck').",
         ),
     )
+    rules_revision = 2
+    """Revision 2 (issue 20): the player chooses the resources and the die that pay a cost,
+    a switch only moves creatures between forts that stand, and the pool of
+    ``revision2.json``. A game of revision 1 plays exactly as before."""
     irreversible_types = frozenset(
         {
             "GameStarted",
@@ -104,12 +108,14 @@ class Dragoborne(GameBase):
 
     def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
         problems: list[str] = []
+        rules = rules_of(options)
+        pool = cards_of(rules)
         decks = options["decks"]
         if len(decks) != PLAYERS:
             problems.append(f"Option 'decks' must name one deck for each of the {PLAYERS} seats.")
         else:
             for seat, deck in enumerate(decks):
-                problems += deck_problems(deck, f"The deck of seat {seat}")
+                problems += deck_problems(deck, f"The deck of seat {seat}", rules)
         order = options["deck"]
         if order is not None:
             if len(order) != PLAYERS or not all(isinstance(listed, list) for listed in order):
@@ -119,10 +125,10 @@ class Dragoborne(GameBase):
                     cards.SECOND_PLAYER_EXTRA_CARDS if options.get("second_player_extra_card") else 0
                 )
                 for seat, listed in enumerate(order):
-                    unknown = sorted({c for c in listed if not isinstance(c, str) or c not in CARDS})
+                    unknown = sorted({c for c in listed if not isinstance(c, str) or c not in pool})
                     if unknown:
                         problems.append(f"The deck order of seat {seat} names unknown cards: {unknown}.")
-                    elif any(CARDS[c].type == "banner" for c in listed):
+                    elif any(pool[c].type == "banner" for c in listed):
                         problems.append(f"The deck order of seat {seat} lists a banner; banners are not in the deck.")
                     if len(listed) < minimum:
                         problems.append(
@@ -135,9 +141,10 @@ class Dragoborne(GameBase):
         if first is None:
             first = rng.randrange(PLAYERS)
         order = options.get("deck")
+        rules = rules_of(options)
         decks, banners, dice, names = [], [], [], []
         for seat, choice in enumerate(options["decks"]):
-            spec = deck_spec(choice)
+            spec = deck_spec(choice, rules)
             if order is not None:
                 dealt = expand(seat, list(order[seat]))
             else:
@@ -147,19 +154,17 @@ class Dragoborne(GameBase):
             banners.append(expand(seat, list(spec["banners"])))
             dice.append(list(spec["dice"]))
             names.append(choice if isinstance(choice, str) else "custom")
-        events = [
-            GameEvent(
-                "GameStarted",
-                {
-                    "players": players,
-                    "first": first,
-                    "names": names,
-                    "decks": decks,
-                    "banners": banners,
-                    "dice": dice,
-                },
-            )
-        ]
+        started: dict[str, Any] = {
+            "players": players,
+            "first": first,
+            "names": names,
+            "decks": decks,
+            "banners": banners,
+            "dice": dice,
+        }
+        if rules >= 2:
+            started["rules"] = rules  # revision 1's GameStarted never said, and still does not
+        events = [GameEvent("GameStarted", started)]
         extra = bool(options.get("second_player_extra_card", False))
         events += [
             GameEvent("CardsDrawn", {"seat": seat, "cards": decks[seat][: opening_hand(seat, first, extra)]}, seat)
@@ -202,6 +207,12 @@ class Dragoborne(GameBase):
 
     def secrets(self, state: State, seat: int | None) -> frozenset[str]:
         return table.secrets(state, seat)
+
+    def card_names(self, state: State) -> tuple[str, ...]:
+        return table.card_names(state)
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        return table.action_cards(state, seat, action)
 
 
 GAME = Dragoborne()

@@ -76,7 +76,7 @@ def _pending_actions(state: State, seat: int) -> list[Action]:
         return []
     if item.kind == "burst":
         take = {"type": "take"}
-        return [{"type": "burst"}, take] if card_of(item.source).burst else [take]
+        return [{"type": "burst"}, take] if card_of(item.source, state.rules).burst else [take]
     if item.kind == "block":
         assert state.attack is not None
         fort = state.attack[1]
@@ -129,7 +129,7 @@ def settle(b: Builder, rng: random.Random) -> None:
                 return
             continue
         targets = item_choices(b.state, item)
-        if item.effect.targeted and len(targets) > 1:
+        if item.effect(b.state.rules).targeted and len(targets) > 1:
             return
         b.emit("PendingResolved", {})
         apply_effect(b, item, targets[0] if targets else None, rng)

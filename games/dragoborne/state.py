@@ -79,9 +79,8 @@ class Pending:
     where: str = ""  # "spell" | "burst" | "a<ability index>"
     index: int = 0  # which effect of that list
 
-    @property
-    def effect(self) -> Effect:
-        return card_of(self.source).effect_list(self.where)[self.index]
+    def effect(self, rules: int) -> Effect:
+        return card_of(self.source, rules).effect_list(self.where)[self.index]
 
     def as_json(self) -> list[Any]:
         return [self.kind, self.seat, self.source, self.where, self.index]
@@ -99,6 +98,7 @@ class State:
     attack: tuple[str, int] | None = None  # attacker id and the fort it attacks
     winners: tuple[int, ...] = ()
     reason: str = ""
+    rules: int = 1  # the rules revision the game was created under (games.base.rules_of)
 
     def side(self, seat: int) -> Side:
         return self.sides[seat]
@@ -139,7 +139,13 @@ def _game_started(state: State | None, event: GameEvent) -> State:
         )
         for deck, banners, dice in zip(data["decks"], data["banners"], data["dice"], strict=True)
     )
-    return State(sides=sides, decks=tuple(data["names"]), first=data["first"], active=data["first"])
+    return State(
+        sides=sides,
+        decks=tuple(data["names"]),
+        first=data["first"],
+        active=data["first"],
+        rules=data.get("rules", 1),
+    )
 
 
 def _cards_drawn(state: State, event: GameEvent) -> State:
@@ -534,10 +540,10 @@ def evolve(state: State | None, event: GameEvent) -> State:
 # ---------------------------------------------------------------- derived stats
 
 
-def stats(side: Side, creature: Creature) -> tuple[int, int]:
+def stats(side: Side, creature: Creature, rules: int) -> tuple[int, int]:
     """Current ATK and EDR (damage not subtracted): printed stats, the Dragocross
     (+1/+1 and the printed bonus for its die) and [CONT] boosts."""
-    card: Card = card_of(creature.id)
+    card: Card = card_of(creature.id, rules)
     atk, edr = card.atk, card.edr
     if creature.cross is not None:
         die = side.dice[creature.cross]
@@ -554,7 +560,7 @@ def stats(side: Side, creature: Creature) -> tuple[int, int]:
     for other in side.field:
         if other.id == creature.id:
             continue
-        for ability in card_of(other.id).abilities:
+        for ability in card_of(other.id, rules).abilities:
             if ability.timing != "CONT":
                 continue
             if ability.scope == "fort" and other.fort == creature.fort:
@@ -563,5 +569,5 @@ def stats(side: Side, creature: Creature) -> tuple[int, int]:
     return atk, edr
 
 
-def remaining_edr(side: Side, creature: Creature) -> int:
-    return stats(side, creature)[1] - creature.damage
+def remaining_edr(side: Side, creature: Creature, rules: int) -> int:
+    return stats(side, creature, rules)[1] - creature.damage

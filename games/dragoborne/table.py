@@ -56,13 +56,41 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     return replace(state, sides=tuple(sides))
 
 
+# ---------------------------------------------------------------- cards, for bench.balance
+
+
+def card_names(state: State) -> tuple[str, ...]:
+    """Every distinct card dealt to either seat (banners are not dealt), by name."""
+    names: set[str] = set()
+    for side in state.sides:
+        dealt = [*side.deck, *side.hand, *side.resources, *side.discard, *side.lifted]
+        dealt += [c.id for c in side.field] + [card for pile in side.forts for card in pile]
+        names.update(card_of(c, state.rules).name for c in dealt if c not in side.banners)
+    return tuple(sorted(names))
+
+
+def action_cards(state: State, seat: int, action: Any) -> tuple[str, ...]:
+    """The card an action plays (summon, cast), whose [ACT] ability it uses (activate), or
+    whose Fort Burst it fires (burst)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind in ("summon", "cast"):
+        played = action["card"]
+    elif kind == "activate":
+        played = action["creature"]
+    elif kind == "burst" and state.pending:
+        played = state.pending[0].source
+    else:
+        return ()
+    return (card_of(played, state.rules).name,)
+
+
 # ---------------------------------------------------------------- views
 
 
-def _pending_view(item: Pending, seat: int | None) -> dict[str, Any]:
+def _pending_view(item: Pending, seat: int | None, rules: int) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": item.kind, "seat": item.seat}
     if item.kind == "effect":
-        effect = item.effect
+        effect = item.effect(rules)
         out.update(source=item.source, where=item.where, index=item.index, op=effect.op)
     elif item.kind == "burst" and item.seat == seat:
         out["source"] = item.source
@@ -72,7 +100,7 @@ def _pending_view(item: Pending, seat: int | None) -> dict[str, Any]:
 def _side_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
     side = state.sides[owner]
     mine = owner == seat
-    colours = [card_of(b).colour for b in side.banners]
+    colours = [card_of(b, state.rules).colour for b in side.banners]
     return {
         "seat": owner,
         "deck": len(side.deck),
@@ -91,18 +119,20 @@ def _side_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
         "creatures": [
             {
                 "id": c.id,
-                "card": card_of(c.id).key,
+                "card": card_of(c.id, state.rules).key,
                 "fort": c.fort,
                 "rested": c.rested,
                 "damage": c.damage,
-                "atk": stats(side, c)[0],
-                "edr": stats(side, c)[1],
+                "atk": stats(side, c, state.rules)[0],
+                "edr": stats(side, c, state.rules)[1],
                 "cross": c.cross,
                 "moved": c.moved,
             }
             for c in side.field
         ],
-        "resources": [{"id": r, "colour": card_of(r).colour, "rested": r in side.rested} for r in side.resources],
+        "resources": [
+            {"id": r, "colour": card_of(r, state.rules).colour, "rested": r in side.rested} for r in side.resources
+        ],
         "dice": [
             {
                 "colour": d.colour,
@@ -130,7 +160,7 @@ def view(state: State, seat: int | None, acting: frozenset[int]) -> dict[str, An
         "to_act": sorted(acting),
         "decks": list(state.decks),
         "attack": None if state.attack is None else {"creature": state.attack[0], "fort": state.attack[1]},
-        "pending": [_pending_view(item, seat) for item in state.pending],
+        "pending": [_pending_view(item, seat, state.rules) for item in state.pending],
         "players": [_side_view(state, owner, seat) for owner in range(len(state.sides))],
         "result": outcome(state),
     }
@@ -178,8 +208,9 @@ def _material(state: State, seat: int) -> float:
     standing = side.standing_forts()
     power = 0.0
     for creature in side.field:
-        atk = stats(side, creature)[0]
-        power += 1.0 + atk + max(remaining_edr(side, creature), 0) * 0.8 + (0.0 if creature.rested else 0.3)
+        atk = stats(side, creature, state.rules)[0]
+        edr = max(remaining_edr(side, creature, state.rules), 0)
+        power += 1.0 + atk + edr * 0.8 + (0.0 if creature.rested else 0.3)
     # A die not yet assigned is worth a Dragoshield: its owner can still make it one. Counting
     # it as nothing made ending a turn look better than using the dice.
     shields = sum(1.0 + 0.4 * (d.value - d.damage) for d in side.dice if d.use in ("shield", "free"))

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Any
 
 from games.base import Action
 from games.dragoborne.cards import (
     CREATURES_PER_FORT,
     FORTS,
     HAND_LIMIT,
+    Ability,
     card_of,
 )
-from games.dragoborne.costs import ability_payable, die_for, has_targets, payment
+from games.dragoborne.costs import ability_payable, dice_for, die_for, has_targets, payment, payments, resources_for
 from games.dragoborne.effects import DIE_FACES, Builder, ability_items, draw_cards, queue, triggers
-from games.dragoborne.state import Pending, State
+from games.dragoborne.state import Creature, Pending, State
 
 
 def mulligan_actions(state: State, seat: int) -> list[Action]:
@@ -31,19 +33,50 @@ def mulligan_actions(state: State, seat: int) -> list[Action]:
     ]
 
 
+def _paying(state: State, seat: int, colour: str | None, cost: int) -> list[dict[str, Any]]:
+    """The payment fields an action carries: revision 1, none (the engine chose); from
+    revision 2, ``pay`` (the colours rested), once per distinct payment."""
+    side = state.sides[seat]
+    if state.rules < 2:
+        return [] if payment(side, colour, cost) is None else [{}]
+    return [{"pay": paid} for paid in payments(side, colour, cost)]
+
+
+def _ability_costs(state: State, seat: int, ability: Ability) -> list[dict[str, Any]]:
+    """The cost fields of an [ACT] activation: from revision 2, the resources (``pay``) and
+    the die (``die``) it spends are the player's choice; revision 1 chose for the player."""
+    if state.rules < 2:
+        return [{}]
+    side = state.sides[seat]
+    options: list[dict[str, Any]] = [{}]
+    if ability.resource_cost:
+        options = [{"pay": paid} for paid in payments(side, None, ability.resource_cost)]
+    if ability.die_cost:
+        options = [dict(o, die=die) for o in options for die in dice_for(side, ability.die_cost)]
+    return options
+
+
+def _switchable(state: State, seat: int, first: Creature, second: Creature) -> bool:
+    """Two creatures on different forts trade places; from revision 2 only between forts
+    that stand, as a move or a summon only goes onto a standing fort (issue 20)."""
+    if first.fort == second.fort:
+        return False
+    forts = state.sides[seat].forts
+    return state.rules < 2 or bool(forts[first.fort] and forts[second.fort])
+
+
 def main_actions(state: State, seat: int) -> list[Action]:
     side = state.sides[seat]
     out: list[Action] = []
     open_forts = [f for f in side.standing_forts() if len(side.on_fort(f)) < CREATURES_PER_FORT]
     for card_id in side.hand:
-        card = card_of(card_id)
-        if payment(side, card.colour, card.cost) is None:
-            continue
+        card = card_of(card_id, state.rules)
+        paying = _paying(state, seat, card.colour, card.cost)
         if card.type == "creature":
-            out.extend({"type": "summon", "card": card_id, "fort": f} for f in open_forts)
-        elif card.type == "spell" and has_targets(state, seat, card, card.effects):
-            out.append({"type": "cast", "card": card_id})
-    banner_colours = [card_of(b).colour for b in side.banners]
+            out.extend({"type": "summon", "card": card_id, "fort": f, **pay} for f in open_forts for pay in paying)
+        elif card.type == "spell" and paying and has_targets(state, seat, card, card.effects):
+            out.extend({"type": "cast", "card": card_id, **pay} for pay in paying)
+    banner_colours = [card_of(b, state.rules).colour for b in side.banners]
     for index, die in enumerate(side.dice):
         if die.use != "free":
             continue
@@ -54,19 +87,22 @@ def main_actions(state: State, seat: int) -> list[Action]:
             if creature.cross is None:
                 out.append({"type": "cross", "die": index, "creature": creature.id})
     for creature in side.field:
-        card = card_of(creature.id)
+        card = card_of(creature.id, state.rules)
         for number, ability in enumerate(card.abilities):
             if (
                 ability.timing == "ACT"
                 and ability_payable(side, creature.id, ability)
                 and has_targets(state, seat, card, ability.effects)
             ):
-                out.append({"type": "activate", "creature": creature.id, "ability": number})
+                out.extend(
+                    {"type": "activate", "creature": creature.id, "ability": number, **costs}
+                    for costs in _ability_costs(state, seat, ability)
+                )
     movable = [c for c in side.field if not c.moved]
     for creature in movable:
         out.extend({"type": "move", "creature": creature.id, "fort": f} for f in open_forts if f != creature.fort)
     for first, second in combinations(movable, 2):
-        if first.fort != second.fort:
+        if _switchable(state, seat, first, second):
             out.append({"type": "switch", "creatures": [first.id, second.id]})
     out.append({"type": "combat"})
     out.append({"type": "end_turn"})
@@ -113,18 +149,26 @@ def skip_resource(b: Builder, seat: int, action: Action, rng: random.Random) -> 
     b.emit("PhaseChanged", {"phase": "main"})
 
 
+def _paid(b: Builder, seat: int, action: Action, colour: str | None, cost: int) -> list[str] | None:
+    """The resources an action rests: named by the player from revision 2, else the engine's."""
+    side = b.state.sides[seat]
+    if b.state.rules >= 2:
+        return resources_for(side, list(action.get("pay", [])))
+    return payment(side, colour, cost)
+
+
 def summon(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     card_id = action["card"]
-    card = card_of(card_id)
-    paid = payment(b.state.sides[seat], card.colour, card.cost)
+    card = card_of(card_id, b.state.rules)
+    paid = _paid(b, seat, action, card.colour, card.cost)
     b.emit("CreatureSummoned", {"seat": seat, "card": card_id, "fort": action["fort"], "paid": paid}, seat)
-    queue(b, triggers(seat, card_id, "summoned"))
+    queue(b, triggers(b.state.rules, seat, card_id, "summoned"))
 
 
 def cast(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     card_id = action["card"]
-    card = card_of(card_id)
-    paid = payment(b.state.sides[seat], card.colour, card.cost)
+    card = card_of(card_id, b.state.rules)
+    paid = _paid(b, seat, action, card.colour, card.cost)
     b.emit("SpellCast", {"seat": seat, "card": card_id, "paid": paid}, seat)
     queue(b, [Pending("effect", seat, card_id, "spell", j) for j in range(len(card.effects))])
 
@@ -140,9 +184,10 @@ def cross(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
 def activate(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     side = b.state.sides[seat]
     number = action["ability"]
-    ability = card_of(action["creature"]).abilities[number]
-    paid = payment(side, None, ability.resource_cost) if ability.resource_cost else []
-    die = die_for(side, ability.die_cost) if ability.die_cost else None
+    ability = card_of(action["creature"], b.state.rules).abilities[number]
+    paid = _paid(b, seat, action, None, ability.resource_cost) if ability.resource_cost else []
+    engine_die = die_for(side, ability.die_cost) if ability.die_cost else None
+    die = action.get("die") if b.state.rules >= 2 else engine_die
     b.emit(
         "AbilityActivated",
         {

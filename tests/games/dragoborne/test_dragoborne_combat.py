@@ -81,7 +81,7 @@ def test_the_opponent_cannot_tell_a_barrier_with_a_fort_burst_from_one_without()
 def test_a_fort_burst_may_be_triggered_by_the_forts_owner() -> None:
     """'If it has a Fort Burst, you may choose to activate the Fort Burst ability.' (an out-of-turn
     choice; the card goes to the discard pile)"""
-    game = _hound_ready(seat1={"barriers": ["gravemoth", "undertow"]})
+    game = _hound_ready(seat1={"barriers": ["gravemoth", "soul-rend"]})
     game.end_turn()
     game.act(0, {"type": "combat"})
     game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 0})
@@ -90,7 +90,7 @@ def test_a_fort_burst_may_be_triggered_by_the_forts_owner() -> None:
     assert "source" not in GAME.view(game.state, 0)["pending"][0]
     events = game.act(1, {"type": "burst"})
     assert types(events) == ["PendingResolved", "FortBurst", "EffectsQueued", "PendingResolved", "CreatureDestroyed"]
-    assert game.state.sides[1].discard == ("1-undertow-1",)
+    assert game.state.sides[1].discard == ("1-soul-rend-1",)
     assert game.state.sides[0].discard == ("0-emberhound-1",) and not game.state.sides[0].field
 
 

@@ -78,8 +78,10 @@ def test_barrier_puts_the_top_card_of_the_deck_on_a_chosen_fort() -> None:
 
 def test_act_with_a_rest_cost_reroll_and_stand() -> None:
     """Mistveil Heron: '[ACT] Rest this creature: reroll one of your unassigned dice.' Rally Horn:
-    'Stand a creature of yours, then draw a card.'"""
-    game = Scenario(first=0, seat0={"hand": ["mistveil-heron", "rally-horn"]}, decks=(BLUE_YELLOW, "tidecrypt"))
+    'Stand a creature of yours, then draw a card.' (revision 1's Rally Horn)"""
+    game = Scenario(
+        first=0, seat0={"hand": ["mistveil-heron", "rally-horn"]}, decks=(BLUE_YELLOW, "tidecrypt"), rules=1
+    )
     game.act(0, {"type": "summon", "card": "0-mistveil-heron-1", "fort": 0})
     game.act(0, {"type": "shield", "die": 0, "fort": 0})
     game.act(0, {"type": "shield", "die": 2, "fort": 2})
@@ -96,8 +98,11 @@ def test_act_with_a_rest_cost_reroll_and_stand() -> None:
 
 def test_a_white_die_cost_is_paid_by_any_die() -> None:
     """'When a card asks for a white die, any colored die can be used for its cost.' Radiant Paladin:
-    '[ACT] Spend a die of any colour (white): stand a creature of yours.' (the lowest free die pays)"""
-    game = Scenario(first=0, seat0={"hand": ["radiant-paladin", "mistveil-heron"]}, decks=(BLUE_YELLOW, "tidecrypt"))
+    '[ACT] Spend a die of any colour (white): stand a creature of yours.' (revision 1: the card as it
+    was, and the lowest free die pays)"""
+    game = Scenario(
+        first=0, seat0={"hand": ["radiant-paladin", "mistveil-heron"]}, decks=(BLUE_YELLOW, "tidecrypt"), rules=1
+    )
     game.act(0, {"type": "summon", "card": "0-mistveil-heron-1", "fort": 0})
     game.end_turn()
     game.end_turn(resource=True)
@@ -196,10 +201,10 @@ def test_cont_boosts_other_creatures_on_the_same_fort() -> None:
     game.end_turn(resource=True)
     game.act(0, {"type": "summon", "card": "0-dawnshield-acolyte-1", "fort": 0})
     side = game.state.sides[0]
-    assert stats(side, game.creature(0, "0-dawnshield-acolyte-1")) == (1, 2)
-    assert stats(side, game.creature(0, "0-pyre-warden-1")) == (2, 3)
+    assert stats(side, game.creature(0, "0-dawnshield-acolyte-1"), game.state.rules) == (1, 2)
+    assert stats(side, game.creature(0, "0-pyre-warden-1"), game.state.rules) == (2, 3)
     game.act(0, {"type": "move", "creature": "0-dawnshield-acolyte-1", "fort": 1})
-    assert stats(game.state.sides[0], game.creature(0, "0-dawnshield-acolyte-1")) == (0, 2)
+    assert stats(game.state.sides[0], game.creature(0, "0-dawnshield-acolyte-1"), game.state.rules) == (0, 2)
 
 
 def test_fort_burst_barrier_on_a_creature_card() -> None:
@@ -222,9 +227,9 @@ def test_cont_while_dragocrossed() -> None:
     +1/+1 every Dragocross gives ('All creatures, when Dragocrossed, gain a +1/+1 stat boost')."""
     game = Scenario(first=0, decks=("thornwall", "tidecrypt"), seat0={"hand": ["thornhide-stalker"]})
     game.act(0, {"type": "summon", "card": "0-thornhide-stalker-1", "fort": 0})
-    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1")) == (3, 2)
+    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1"), game.state.rules) == (3, 2)
     game.act(0, {"type": "cross", "die": 2, "creature": "0-thornhide-stalker-1"})
-    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1")) == (5, 3)
+    assert stats(game.state.sides[0], game.creature(0, "0-thornhide-stalker-1"), game.state.rules) == (5, 3)
     assert GAME.view(game.state, 1)["players"][0]["creatures"][0]["atk"] == 5
 
 

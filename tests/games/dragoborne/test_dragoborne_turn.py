@@ -92,8 +92,8 @@ def test_resource_step_is_optional_and_skipped_by_the_first_player_on_turn_one()
 
 def test_summoning_rests_resources_one_of_them_of_the_cards_colour() -> None:
     """'Play cards from hand by paying their Call/Cast Costs' (costs are paid by resting that many
-    resources, at least one of the card's colour)."""
-    game = Scenario(first=1, seat1={"hand": ["hollow-warden", "emberhound", "abyssal-leviathan"]})
+    resources, at least one of the card's colour). Revision 1: the engine chooses which."""
+    game = Scenario(first=1, seat1={"hand": ["hollow-warden", "emberhound", "abyssal-leviathan"]}, rules=1)
     legal = game.legal(1)
     assert {"type": "summon", "card": "1-hollow-warden-1", "fort": 0} in legal
     assert not [a for a in legal if a.get("card") in ("1-emberhound-1", "1-abyssal-leviathan-1")]
@@ -146,10 +146,10 @@ def test_a_dragocross_gives_plus_one_and_the_printed_bonus(low: bool) -> None:
     game = first_seed(_hound_on_red(low), first=0, seat0={"hand": HOUNDS})
     game.act(0, {"type": "summon", "card": "0-emberhound-1", "fort": 0})
     side = game.state.sides[0]
-    assert stats(side, game.creature(0, "0-emberhound-1")) == (2, 1)
+    assert stats(side, game.creature(0, "0-emberhound-1"), game.state.rules) == (2, 1)
     game.act(0, {"type": "cross", "die": 0, "creature": "0-emberhound-1"})
     side = game.state.sides[0]
-    assert stats(side, game.creature(0, "0-emberhound-1")) == ((3, 2) if low else (4, 2))
+    assert stats(side, game.creature(0, "0-emberhound-1"), game.state.rules) == ((3, 2) if low else (4, 2))
     assert not [a for a in game.legal(0) if a["type"] == "cross" and a["creature"] == "0-emberhound-1"]
 
 
