@@ -29,7 +29,7 @@ def legal_attack_turn(state: State, seat: int) -> list[Action]:
     actions.append({"type": "pass"})
     if state.deck:
         actions += [{"type": "discard_ace", "card": card} for card in hand if ACE[card]]
-    for group in combat.attack_groups(hand):
+    for group in combat.attack_groups(hand, state.royals_pair):
         for side in combat.SIDES:
             actions.append({"type": "attack", "cards": list(group), "side": side})
     return actions
@@ -49,12 +49,12 @@ def attack(state: State, seat: int, action: Action, rng: random.Random) -> list[
     hand = state.hands[seat]
     if not isinstance(cards, list):
         raise IllegalAction("'cards' must be a list of the cards you attack with.")
-    problem = combat.attack_problem(hand, cards)
+    problem = combat.attack_problem(hand, cards, state.royals_pair)
     if problem:
         raise IllegalAction(problem)
     side = end_field(action, "side")
     target = state.next_seat(seat)
-    clash = combat.resolve(cards, state.hands[target], side)
+    clash = combat.resolve(cards, state.hands[target], side, state.royals_pair)
     royal_attackers = [card for card in cards if ROYAL[card]]
     events = [
         GameEvent(

@@ -1,8 +1,10 @@
 """Attacks: which cards may attack together, and what an attack breaks or reveals.
 
 Rulebook, "Blocking attacks and breaking defenses" and "Capturing and protecting
-royals". Strength comes from the card data (royals 0); "equal rank" means the same
-rank (a Jack and a Queen are both 0 but are not equal ranks).
+royals". Strength comes from the card data (royals 0). "Equal rank" depends on the
+rules: under revision 2 every royal has "a rank of 0", so a Jack beside a Queen are
+equal ranks (``royals_pair``); under revision 1, or with the option
+``royals_pair_by_face``, equal rank means the same face.
 """
 
 from __future__ import annotations
@@ -17,29 +19,37 @@ RIGHT = "right"
 SIDES = (LEFT, RIGHT)
 
 
-def runs(hand: Sequence[str]) -> list[tuple[int, int]]:
+ROYAL_RANK = "royal"
+
+
+def rank_of(card: str, royals_pair: bool) -> str:
+    """The rank that decides "equal rank": every royal shares one when ``royals_pair``."""
+    return ROYAL_RANK if royals_pair and ROYAL[card] else RANK[card]
+
+
+def runs(hand: Sequence[str], royals_pair: bool) -> list[tuple[int, int]]:
     """The hand cut into runs of adjacent equal ranks, as ``(start, stop)`` index pairs."""
     out = []
     start = 0
     for index in range(1, len(hand) + 1):
-        if index == len(hand) or RANK[hand[index]] != RANK[hand[start]]:
+        if index == len(hand) or rank_of(hand[index], royals_pair) != rank_of(hand[start], royals_pair):
             out.append((start, index))
             start = index
     return out
 
 
-def attack_groups(hand: Sequence[str]) -> list[tuple[str, ...]]:
+def attack_groups(hand: Sequence[str], royals_pair: bool) -> list[tuple[str, ...]]:
     """Every set of cards that may attack together: any single card, or some or all
     of a run of adjacent equal ranks; each listed in hand order."""
     groups = []
-    for start, stop in runs(hand):
+    for start, stop in runs(hand, royals_pair):
         run = hand[start:stop]
         for mask in range(1, 1 << len(run)):
             groups.append(tuple(card for bit, card in enumerate(run) if mask >> bit & 1))
     return groups
 
 
-def attack_problem(hand: Sequence[str], cards: Sequence[str]) -> str | None:
+def attack_problem(hand: Sequence[str], cards: Sequence[str], royals_pair: bool) -> str | None:
     """Why ``cards`` may not attack together from ``hand`` (None when they may)."""
     if not cards:
         return "Attack with at least one card."
@@ -52,10 +62,10 @@ def attack_problem(hand: Sequence[str], cards: Sequence[str]) -> str | None:
         return "Name each attacking card once."
     if positions != sorted(positions):
         return "List the attacking cards in the order they sit in your hand, left to right."
-    rank = RANK[cards[0]]
-    if any(RANK[card] != rank for card in cards):
+    rank = rank_of(cards[0], royals_pair)
+    if any(rank_of(card, royals_pair) != rank for card in cards):
         return "Cards that attack together must be of equal rank."
-    if any(RANK[hand[index]] != rank for index in range(positions[0], positions[-1] + 1)):
+    if any(rank_of(hand[index], royals_pair) != rank for index in range(positions[0], positions[-1] + 1)):
         return "Cards that attack together must lie next to each other in your hand."
     return None
 
@@ -82,12 +92,12 @@ class Clash:
         return not self.broken
 
 
-def resolve(cards: Sequence[str], defender_hand: Sequence[str], side: str) -> Clash:
+def resolve(cards: Sequence[str], defender_hand: Sequence[str], side: str, royals_pair: bool) -> Clash:
     """Contest ``cards`` against the ``side`` end of ``defender_hand`` (which has cards)."""
     line = list(defender_hand) if side == LEFT else list(reversed(defender_hand))
-    outer_rank = RANK[line[0]]
+    outer_rank = rank_of(line[0], royals_pair)
     group = 1
-    while group < len(line) and RANK[line[group]] == outer_rank:
+    while group < len(line) and rank_of(line[group], royals_pair) == outer_rank:
         group += 1
     attackers = len(cards)
     if attackers >= 4:
@@ -100,15 +110,15 @@ def resolve(cards: Sequence[str], defender_hand: Sequence[str], side: str) -> Cl
     strength, defence = STRENGTH[cards[0]], STRENGTH[line[0]]
     if beats(attackers, strength, group, defence):
         broken = line[:group]
-        if attackers == 3 and group == 1 and _single_behind(line):
+        if attackers == 3 and group == 1 and _single_behind(line, royals_pair):
             broken = line[:2]
         return Clash(broken=tuple(broken), revealed=())
     needed = next(k for k in range(1, group + 1) if not beats(attackers, strength, k, defence))
     return Clash(broken=(), revealed=tuple(line[:needed]))
 
 
-def _single_behind(line: Sequence[str]) -> bool:
+def _single_behind(line: Sequence[str], royals_pair: bool) -> bool:
     """True when the card behind the outer one stands alone (no equal rank beside it)."""
     if len(line) < 2:
         return False
-    return len(line) == 2 or RANK[line[2]] != RANK[line[1]]
+    return len(line) == 2 or rank_of(line[2], royals_pair) != rank_of(line[1], royals_pair)

@@ -27,6 +27,7 @@ ROYAL: dict[str, bool] = {}
 ACE: dict[str, bool] = {}
 CAPTURED_POINTS: dict[str, int] = {}
 PROTECTED_POINTS: dict[str, int] = {}
+TAKEN_IN_DEFENCE_POINTS: dict[str, int] = {}
 
 for _entry in _DATA["ranks"]:
     for _suit in SUITS:
@@ -38,3 +39,4 @@ for _entry in _DATA["ranks"]:
         ACE[_card] = _entry["ace"]
         CAPTURED_POINTS[_card] = _entry.get("captured_points", 0)
         PROTECTED_POINTS[_card] = _entry.get("protected_points", 0)
+        TAKEN_IN_DEFENCE_POINTS[_card] = _entry.get("taken_in_defence_points", 0)

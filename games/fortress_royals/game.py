@@ -23,16 +23,18 @@ from games.base import (
     Option,
     outcome_of,
     redeal,
+    rules_of,
     shuffled_hidden,
 )
 from games.cards import check_deck
-from games.fortress_royals import attack, fortify, opening
+from games.fortress_royals import attack, fortify, opening, tally
 from games.fortress_royals.attack import legal_attack_turn
 from games.fortress_royals.deck import (
-    CAPTURED_POINTS,
+    ACE,
     DECK,
     DRAW_VALUE,
     PROTECTED_POINTS,
+    RANK,
     ROYAL,
     TARGET_SCORES,
 )
@@ -70,7 +72,26 @@ class FortressRoyals(GameBase):
     )
     min_players = 2
     max_players = 5
+    rules_revision = 2
+    """Revision 2 (issue 20): every royal has "a rank of 0", so royals of any face are equal
+    ranks; a King taken from an attacker scores as one of the "other royals" (1 point)."""
     options: tuple[Option, ...] = (
+        Option(
+            "royals_pair_by_face",
+            "boolean",
+            False,
+            "Our first reading: only royals of the same face (two Kings, two Jacks) are equal "
+            "ranks, so a Jack beside a Queen neither attacks nor defends with it. By default every "
+            "royal has the rulebook's rank of 0 and any royals side by side are equal ranks.",
+        ),
+        Option(
+            "kings_taken_in_defence_score_2",
+            "boolean",
+            False,
+            "Our first reading: every King in a captured pile scores 2, also one taken from an "
+            "attacker. By default only a King your own attack beat scores 2, and one taken in "
+            "defence scores 1 like the other royals.",
+        ),
         Option(
             "target",
             "integer",
@@ -139,12 +160,13 @@ class FortressRoyals(GameBase):
         orders = _orders(options.get("deck"))
         rounds = options.get("rounds")
         target = None if rounds is not None else options.get("target") or TARGET_SCORES[players]
-        events = [
-            GameEvent(
-                "GameStarted",
-                {"players": players, "target": target, "rounds": rounds, "orders": orders},
-            )
-        ]
+        started: dict[str, JSON] = {"players": players, "target": target, "rounds": rounds, "orders": orders}
+        revision = rules_of(options)
+        if revision >= 2:
+            started["rules"] = revision
+            started["royals_pair_by_face"] = bool(options.get("royals_pair_by_face"))
+            started["kings_taken_in_defence_score_2"] = bool(options.get("kings_taken_in_defence_score_2"))
+        events = [GameEvent("GameStarted", started)]
         pile = list(orders[0]) if orders else shuffled_deck(rng)
         drawing = list(range(players))
         while True:
@@ -238,6 +260,7 @@ class FortressRoyals(GameBase):
             "direction": "clockwise" if state.direction == 1 else "counter-clockwise",
             "even_round": state.even,
             "first_player": state.first,
+            "first": state.opener,
             "chooser": state.chooser,
             "turn": state.turn,
             "attack_target": target,
@@ -295,6 +318,22 @@ class FortressRoyals(GameBase):
         deck = tuple(next(refill) for _ in state.deck)
         return state.copy_with(hands=hands, pending=pending, deck=deck)
 
+    # --- the cards, for the per-card table of bench.balance ---------------------------
+
+    def card_names(self, state: State) -> tuple[str, ...]:
+        """Every rank of the one deck, each dealt into every game: a rank is what a card does."""
+        return tuple(CARD_NAMES[rank] for rank in dict.fromkeys(RANK[card] for card in DECK))
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        """The ranks an attack plays, and the Ace an Ace's draw spends. Placing a drawn card
+        and moving one are not counted: every card is placed, whatever it is."""
+        kind = action.get("type")
+        if kind == "attack":
+            return tuple(dict.fromkeys(CARD_NAMES[RANK[card]] for card in action.get("cards", ()) if card in RANK))
+        if kind == "discard_ace" and ACE.get(str(action.get("card"))):
+            return (CARD_NAMES["A"],)
+        return ()
+
     # --- results -------------------------------------------------------------------
 
     def outcome(self, state: State) -> dict[str, JSON] | None:
@@ -313,7 +352,7 @@ class FortressRoyals(GameBase):
 def _round_prospect(state: State, seat: int) -> float:
     """Points the seat holds this round: captured royals in full, royals in hand
     discounted by how close they sit to an end, plus a little for cards in hand."""
-    gained: float = sum(CAPTURED_POINTS[card] for card in state.captured[seat])
+    gained: float = tally.captured_points(state, seat)
     hand = state.hands[seat]
     depth_scale = max(1.0, len(hand) / 2.0)
     for index, card in enumerate(hand):
@@ -322,6 +361,14 @@ def _round_prospect(state: State, seat: int) -> float:
             gained += PROTECTED_POINTS[card] * (0.4 + 0.6 * min(1.0, depth / depth_scale))
     return gained + 0.1 * len(hand)
 
+
+CARD_NAMES = {
+    "A": "Ace",
+    "J": "Jack",
+    "Q": "Queen",
+    "K": "King",
+    **{str(number): str(number) for number in range(2, 11)},
+}
 
 MOVES: dict[str, Move] = {
     "choose_first": opening.choose_first,

@@ -32,11 +32,14 @@ class State:
     target: int | None
     rounds: int | None
     orders: tuple[tuple[str, ...], ...]
+    royals_pair: bool = False  # rules 2: every royal is "rank of 0", so any two royals are equal ranks
+    defence_kings_score_captured: bool = True  # rules 1: a King taken from an attacker scores as captured
     phase: str = FIRST_DRAW
     round: int = 0
     direction: int = 1  # +1 clockwise (to the left), -1 counter-clockwise
     even: bool = False  # the two-player Even Round, played on the undealt deck
     first: int | None = None
+    opener: int | None = None  # the first player of round 1
     chooser: int | None = None
     turn: int | None = None
     waiting: frozenset[int] = frozenset()
@@ -46,6 +49,7 @@ class State:
     deck: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
     captured: tuple[tuple[str, ...], ...] = ()
+    taken_in_defence: tuple[tuple[str, ...], ...] = ()  # the royals in ``captured`` that attacked
     set_aside: tuple[str, ...] = DECK  # cards out of the current round (in the box before round 1)
     passes: int = 0  # consecutive passes
     shuffles: int = 0
@@ -73,13 +77,17 @@ class State:
 def _game_started(state: State | None, event: GameEvent) -> State:
     data = event.data
     players = data["players"]
+    revised = data.get("rules", 1) >= 2
     return State(
         players=players,
         target=data["target"],
         rounds=data["rounds"],
         orders=tuple(tuple(order) for order in data["orders"]),
+        royals_pair=revised and not data["royals_pair_by_face"],
+        defence_kings_score_captured=not revised or data["kings_taken_in_defence_score_2"],
         hands=((),) * players,
         captured=((),) * players,
+        taken_in_defence=((),) * players,
         scores=(0,) * players,
     )
 
@@ -95,7 +103,8 @@ def _first_cards_drawn(state: State, event: GameEvent) -> State:
 
 def _first_player_chosen(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(first=data["seat"], chooser=None)
+    opener = data["seat"] if state.opener is None else state.opener
+    return state.copy_with(first=data["seat"], opener=opener, chooser=None)
 
 
 def _round_started(state: State, event: GameEvent) -> State:
@@ -112,6 +121,7 @@ def _round_started(state: State, event: GameEvent) -> State:
         waiting=frozenset(range(state.players)),
         hands=((),) * state.players,
         captured=((),) * state.players,
+        taken_in_defence=((),) * state.players,
         discard=(),
         set_aside=state.set_aside + tuple(left_over),
         revealed=frozenset(),
@@ -188,9 +198,12 @@ def _attack_resolved(state: State, event: GameEvent) -> State:
     captured = list(state.captured)
     captured[seat] += tuple(data["captured_by_attacker"])
     captured[target] += tuple(data["captured_by_defender"])
+    taken = list(state.taken_in_defence)
+    taken[target] += tuple(data["captured_by_defender"])
     return state.copy_with(
         hands=tuple(hands),
         captured=tuple(captured),
+        taken_in_defence=tuple(taken),
         discard=state.discard + tuple(data["discarded"]),
         revealed=(state.revealed - broken - attack) | set(data["revealed"]),
         turn=state.next_seat(seat),

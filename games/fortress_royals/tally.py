@@ -5,15 +5,25 @@ Rulebook, "Tallying a round" and "After a round and end goal".
 
 from __future__ import annotations
 
-from games.fortress_royals.deck import CAPTURED_POINTS, PROTECTED_POINTS
+from games.fortress_royals.deck import CAPTURED_POINTS, PROTECTED_POINTS, TAKEN_IN_DEFENCE_POINTS
 from games.fortress_royals.state import State
+
+
+def captured_points(state: State, seat: int) -> int:
+    """A captured pile's worth. Under rules 2 only royals the seat's own attack beat are
+    "captured" in the tally's sense; royals taken from an attacker are "other royals"."""
+    if state.defence_kings_score_captured:
+        return sum(CAPTURED_POINTS[card] for card in state.captured[seat])
+    taken = state.taken_in_defence[seat]
+    return sum(CAPTURED_POINTS[card] for card in state.captured[seat] if card not in taken) + sum(
+        TAKEN_IN_DEFENCE_POINTS[card] for card in taken
+    )
 
 
 def round_points(state: State) -> list[int]:
     """Each seat's points: its captured royals plus the royals still in its hand."""
     return [
-        sum(CAPTURED_POINTS[card] for card in state.captured[seat])
-        + sum(PROTECTED_POINTS[card] for card in state.hands[seat])
+        captured_points(state, seat) + sum(PROTECTED_POINTS[card] for card in state.hands[seat])
         for seat in range(state.players)
     ]
 

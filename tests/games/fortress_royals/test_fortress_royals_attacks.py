@@ -130,7 +130,7 @@ def test_three_attack_cards_beat_three_defense_cards() -> None:
     play = duel(["2C", "2D", "2H"], ["9H", "9S", "9C"])
     data = attack(play, ["2C", "2D", "2H"])
     assert data["broken"] == ["9H", "9S", "9C"]
-    assert resolve(["2C", "2D", "2H"], ["10H", "10S", "4C"], "left").broken == ("10H", "10S")
+    assert resolve(["2C", "2D", "2H"], ["10H", "10S", "4C"], "left", royals_pair=True).broken == ("10H", "10S")
 
 
 def test_three_attack_cards_against_a_single_also_break_a_single_behind_it() -> None:
@@ -165,9 +165,9 @@ def test_three_attack_cards_against_a_single_at_the_edge_of_a_hand() -> None:
     """Blocking: "If there is a single defense card, and the next defense card is a single, it
     beats them both" (RULINGS: the hand's last card is a single; a lone card has nothing behind)."""
     three = ["2C", "2D", "2H"]
-    assert resolve(three, ["9H", "7S"], "left").broken == ("9H", "7S")
-    assert resolve(three, ["7S", "9H"], "right").broken == ("9H", "7S")
-    assert resolve(three, ["9H"], "left").broken == ("9H",)
+    assert resolve(three, ["9H", "7S"], "left", royals_pair=True).broken == ("9H", "7S")
+    assert resolve(three, ["7S", "9H"], "right", royals_pair=True).broken == ("9H", "7S")
+    assert resolve(three, ["9H"], "left", royals_pair=True).broken == ("9H",)
 
 
 def test_three_attack_cards_are_blocked_by_four_defense_cards() -> None:

@@ -148,7 +148,7 @@ def test_an_attacker_out_of_cards_ends_the_round() -> None:
 def tallied_round(**options: Any) -> tuple[Playthrough, list]:
     """Seat 0 breaks a lone King with 2C, seat 1 attacks with a Jack that is blocked (and
     captured by seat 0), both pass."""
-    hands = complete(["2C", "5C", "QH", "JH", "KD"], ["KS", "JC", "QS", "JD"])
+    hands = complete(["2C", "5C", "QH", "JH", "KD"], ["KS", "3D", "JC", "QS", "JD"])
     play = fortified(hands, first=0, **options)
     act(play, 0, {"type": "attack", "cards": ["2C"], "side": "left"})
     act(play, 1, {"type": "attack", "cards": ["JC"], "side": "left"})
@@ -160,24 +160,13 @@ def test_the_tally_of_a_round() -> None:
     """Tallying: "2 points for every King captured", "2 points for every Queen protected (i.e.
     if the player still has the card in his hand when the round is over)", "All other royals
     are worth 1 point." Seat 0: KS captured 2, JC captured 1, QH 2, JH 1, KD 1 kept = 7;
-    seat 1: QS 2, JD 1 kept = 3."""
+    seat 1: QS 2, JD 1 kept = 3 (3D stays in hand and scores nothing)."""
     play, events = tallied_round()
     ended = only(events, "RoundEnded").data
     assert now(play).captured == (("KS", "JC"), ())
     assert ended["points"] == [7, 3] and ended["scores"] == [7, 3]
     assert now(play).scores == (7, 3)
     assert GAME.view(now(play), None)["round_points"] == [[7, 3]]
-
-
-def test_a_king_taken_from_an_attacker_is_a_captured_king() -> None:
-    """Tallying: "2 points for every King captured" with "If royals are used to attack, they are
-    captured by the defending opponent" (RULINGS: any King in the captured pile scores 2)."""
-    play = fortified(complete(["5C"], ["KC"]), first=0)
-    act(play, 0, {"type": "pass"})
-    act(play, 1, {"type": "attack", "cards": ["KC"], "side": "left"})
-    act(play, 0, {"type": "pass"})
-    ended = only(act(play, 1, {"type": "pass"}), "RoundEnded").data
-    assert ended["points"] == [2, 0]
 
 
 def test_hands_are_shown_for_the_tally() -> None:
