@@ -35,8 +35,9 @@ def _can_attack(character: Character) -> bool:
 def legal_attacks(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
     opponents = [other for other in state.in_game if other != seat]
+    declared = {attack.attacker for attack in state.charge}
     for character in state.players[seat].battlefield:
-        if not _can_attack(character):
+        if not _can_attack(character) or character.card in declared:
             continue
         reach = FACTS[character.card].attacks
         if FORTRESS in reach:
@@ -52,6 +53,41 @@ def legal_attacks(state: State, seat: int) -> list[Action]:
 
 
 def decide_attack(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
+    """An attack move. Under rules 2 it opens a declaration the player's other armed
+    characters may join ("declare a target for each attacking character"), when any can."""
+    declared = _declared(state, seat, action)
+    if not state.several_attackers:
+        return [declared]
+    after = EVOLVE[declared.type](state, GameEvent(declared.type, {**declared.data, "declaring": True}, seat))
+    if not legal_attacks(after, seat):
+        return [declared]
+    return [GameEvent(declared.type, {**declared.data, "declaring": True}, seat)]
+
+
+def legal_joins(state: State, seat: int) -> list[Action]:
+    """While declaring (rules 2): another armed character's attack, or the end of declaring."""
+    return [*legal_attacks(state, seat), {"type": "done_attacking"}]
+
+
+def decide_join(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
+    """Another attacker joins the attack move being declared; costs no move. Once no other
+    character could join, the declaration ends by itself."""
+    if isinstance(action.get("attacker"), str) and any(a.attacker == action["attacker"] for a in state.charge):
+        raise IllegalAction("That character is already attacking in this move.")
+    declared = _declared(state, seat, action)
+    joined = GameEvent(declared.type, {**declared.data, "joins": True}, seat)
+    if legal_attacks(EVOLVE[joined.type](state, joined), seat):
+        return [joined]
+    return [joined, event("AttackersDeclared", seat)]
+
+
+def decide_done_attacking(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
+    need_fields(action)
+    return [event("AttackersDeclared", seat)]
+
+
+def _declared(state: State, seat: int, action: Mapping[str, Any]) -> GameEvent:
+    """The ``AttackDeclared`` of one attacker and its target, checked."""
     if "fortress" in action and "character" not in action:
         need_fields(action, "attacker", "fortress")
     else:
@@ -82,16 +118,14 @@ def decide_attack(state: State, seat: int, action: Mapping[str, Any], rng: rando
         assert victim is not None
         if victim.armor is None:
             raise IllegalAction("A character cannot be attacked unless it is armored.")
-    return [
-        event(
-            "AttackDeclared",
-            seat,
-            attacker=attacker.card,
-            target_seat=target_seat,
-            target=target,
-            power=attacker.power,
-        )
-    ]
+    return event(
+        "AttackDeclared",
+        seat,
+        attacker=attacker.card,
+        target_seat=target_seat,
+        target=target,
+        power=attacker.power,
+    )
 
 
 def _guards(state: State, attack: Attack, card: str) -> bool:
@@ -163,8 +197,16 @@ def decide_add_shield(state: State, seat: int, action: Mapping[str, Any], rng: r
 
 
 def decide_done_defending(state: State, seat: int, action: Mapping[str, Any], rng: random.Random) -> list[GameEvent]:
+    """The answer is complete. Under rules 2 the next attack of the same move is answered
+    next; once all are, they resolve one after another in the order declared."""
     need_fields(action)
-    return resolve(state)
+    if state.charge:
+        return [event("AttackAnswered", seat)]
+    assert state.attack is not None
+    events: list[GameEvent] = []
+    for attack in (*state.answered, state.attack):
+        events += resolve(_fold(state, events), attack)
+    return events
 
 
 def _fold(state: State, events: list[GameEvent]) -> State:
@@ -184,9 +226,9 @@ def _hit(seat: int, character: Character, power: int) -> tuple[list[GameEvent], 
     ], power - left
 
 
-def resolve(state: State) -> list[GameEvent]:
-    attack = state.attack
-    assert attack is not None
+def resolve(state: State, attack: Attack) -> list[GameEvent]:
+    """One attack, in the order of combat. Under rules 2 an earlier attack of the same move
+    may have killed a defender (it is passed over) or the target (what reaches it is lost)."""
     attacker = state.players[attack.seat].character(attack.attacker)
     assert attacker is not None
     defending = state.players[attack.target_seat]
@@ -208,16 +250,19 @@ def resolve(state: State) -> list[GameEvent]:
             if not power:
                 break
             defender = defending.character(card)
-            assert defender is not None
+            if defender is None:
+                continue
             hits, rest = _hit(attack.target_seat, defender, power)
             events += hits
             absorbed += power - rest
             power = rest
         if power and attack.target is not None:
             victim = defending.character(attack.target)
-            assert victim is not None
-            hits, _ = _hit(attack.target_seat, victim, power)
-            events += hits
+            if victim is None:
+                power = 0
+            else:
+                hits, _ = _hit(attack.target_seat, victim, power)
+                events += hits
     if attack.shields:
         events.append(
             event("ShieldsDiscarded", attack.target_seat, cards=[c for shield in attack.shields for c in shield])
@@ -225,7 +270,7 @@ def resolve(state: State) -> list[GameEvent]:
     if not attacker_slain:
         events.append(event("WeaponSpent", attack.seat, character=attacker.card, card=attacker.weapon))
     breach = 0
-    if power and attack.target is None:
+    if power and attack.target is None and defending.fortress:
         cards = list(defending.fortress[:power])
         breach = len(cards)
         events.append(event("FortressBreached", attack.target_seat, target_seat=attack.target_seat, cards=cards))
@@ -249,6 +294,11 @@ def resolve(state: State) -> list[GameEvent]:
         events.append(defeat(after.players[attack.target_seat], attack.target_seat))
     return events
 
+
+CHARGE_MOVES: dict[str, Move] = {
+    "attack": decide_join,
+    "done_attacking": decide_done_attacking,
+}
 
 DEFENSE_MOVES: dict[str, Move] = {
     "assign_defender": decide_assign_defender,

@@ -25,9 +25,13 @@ from games.base import (
     next_seat_where,
     outcome_of,
     replace,
+    rules_of,
     shuffled_hidden,
 )
 from games.fortress_siege.cards import (
+    ANGEL,
+    BARRAGE,
+    CHARACTER,
     DECK_SIZE,
     FACTS,
     MAX_PLAYERS,
@@ -35,8 +39,15 @@ from games.fortress_siege.cards import (
     PLAYERS_PER_SHARED_DECK,
     deck_ids,
 )
-from games.fortress_siege.combat import DEFENSE_MOVES, decide_attack, legal_attacks, legal_defense
-from games.fortress_siege.state import EVOLVE, Character, Player, State
+from games.fortress_siege.combat import (
+    CHARGE_MOVES,
+    DEFENSE_MOVES,
+    decide_attack,
+    legal_attacks,
+    legal_defense,
+    legal_joins,
+)
+from games.fortress_siege.state import EVOLVE, Attack, Character, Player, State
 from games.fortress_siege.turn import TURN_MOVES, event, legal_turn_moves
 
 REVEALING_EVENTS = frozenset(
@@ -84,7 +95,18 @@ class FortressSiege(GameBase):
     )
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    rules_revision = 2
+    """Revision 2 (issue 20): "The attacking player must declare a target for each attacking
+    character": one attack move sends every armed character its player declares."""
     options: tuple[Option, ...] = (
+        Option(
+            "one_attacker_per_move",
+            "boolean",
+            False,
+            "Our first reading: each attacking character is an attack move of its own, answered "
+            "and resolved before the next. By default one attack move sends any number of armed "
+            "characters, each with its own target, answered together and resolved in order.",
+        ),
         Option(
             "winds_of_fate",
             "boolean",
@@ -163,18 +185,20 @@ class FortressSiege(GameBase):
         best = max(FACTS[card].destiny for card in tombstones)
         tied = [seat for seat, card in enumerate(tombstones) if FACTS[card].destiny == best]
         first = tied[0] if len(tied) == 1 else rng.choice(tied)
+        started: dict[str, JSON] = {
+            "players": players,
+            "winds_of_fate": winds,
+            "fixed_deal": decks is not None,
+            "fortresses": fortresses,
+            "tombstones": tombstones,
+            "set_aside": set_aside,
+        }
+        revision = rules_of(options)
+        if revision >= 2:
+            started["rules"] = revision
+            started["one_attacker_per_move"] = bool(options.get("one_attacker_per_move"))
         return [
-            GameEvent(
-                "GameStarted",
-                {
-                    "players": players,
-                    "winds_of_fate": winds,
-                    "fixed_deal": decks is not None,
-                    "fortresses": fortresses,
-                    "tombstones": tombstones,
-                    "set_aside": set_aside,
-                },
-            ),
+            GameEvent("GameStarted", started),
             GameEvent("FirstPlayerChosen", {"seat": first, "tied": tied}, first),
         ]
 
@@ -192,6 +216,8 @@ class FortressSiege(GameBase):
             return []
         if state.attack is not None:
             return legal_defense(state, seat)
+        if state.declaring:
+            return legal_joins(state, seat)
         return legal_turn_moves(state, seat) + legal_attacks(state, seat)
 
     def is_over(self, state: State) -> bool:
@@ -200,6 +226,8 @@ class FortressSiege(GameBase):
     def not_your_turn(self, state: State, seat: int) -> str:
         if state.attack is not None:
             waiting = f"seat {state.attack.target_seat} to answer the attack"
+        elif state.declaring:
+            waiting = f"seat {state.active} to declare attackers"
         else:
             waiting = f"seat {state.active} to move"
         return f"It is not your turn: waiting for {waiting}."
@@ -210,6 +238,11 @@ class FortressSiege(GameBase):
             if defense is None:
                 raise IllegalAction("You are answering an attack: assign a defender, add a shield or finish defending.")
             return defense
+        if state.declaring:
+            joining = CHARGE_MOVES.get(kind)
+            if joining is None:
+                raise IllegalAction("You are declaring attackers: add another attacker or finish declaring.")
+            return joining
         if kind == "attack":
             return decide_attack
         turn_move = TURN_MOVES.get(kind)
@@ -219,7 +252,7 @@ class FortressSiege(GameBase):
 
     def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:
         """The turn passes after the third move, or at once if the mover is out."""
-        if state.over or state.attack is not None:
+        if state.over or state.attack is not None or state.charge:
             return []
         if state.moves_left > 0 and state.players[state.active].in_game:
             return []
@@ -231,8 +264,9 @@ class FortressSiege(GameBase):
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         attack = state.attack
         return {
-            "phase": "over" if state.over else ("defending" if attack else "turn"),
+            "phase": "over" if state.over else ("defending" if attack else "declaring" if state.declaring else "turn"),
             "active": state.active,
+            "first": state.first,
             "moves_left": state.moves_left,
             "to_act": sorted(self.to_act(state)),
             "you": seat,
@@ -240,17 +274,8 @@ class FortressSiege(GameBase):
             "fixed_deal": state.fixed_deal,
             "set_aside": len(state.set_aside),
             "players": [_player_view(player, index, seat) for index, player in enumerate(state.players)],
-            "attack": None
-            if attack is None
-            else {
-                "seat": attack.seat,
-                "attacker": attack.attacker,
-                "target_seat": attack.target_seat,
-                "target": attack.target,
-                "power": attack.power,
-                "defenders": list(attack.defenders),
-                "shields": [list(shield) for shield in attack.shields],
-            },
+            "attack": None if attack is None else _attack_view(attack),
+            "charge": [_attack_view(declared) for declared in (*state.answered, *state.charge)],
             "outcome": self.outcome(state),
         }
 
@@ -303,6 +328,28 @@ class FortressSiege(GameBase):
                 set_aside = tuple(pool)
         return replace(state, players=tuple(players), set_aside=set_aside)
 
+    # -- the cards, for the per-card table of bench.balance ---------------------------
+
+    def card_names(self, state: State) -> tuple[str, ...]:
+        """Every kind of card dealt: the numbers by value, each character, each Angel, the
+        Barrage (in Winds of Fate an Ace is either Angel, so one name)."""
+        dealt = {card for player in state.players for card in (*player.fortress, *player.hand, *player.graveyard)}
+        dealt.update(c for player in state.players for character in player.battlefield for c in character.cards())
+        return tuple(sorted({card_name(state, card) for card in dealt}))
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        """The card an action plays from hand (deployed, fitted, fired, raised as a shield) or
+        the character whose ability it uses (attacking, defending). A draw or a discard uses
+        no card's ability: any card may be discarded."""
+        kind = action.get("type")
+        if kind in ("deploy", "armor", "equip", "barrage", "angel_of_life", "angel_of_death"):
+            return (card_name(state, str(action["card"])),)
+        if kind == "attack" or kind == "assign_defender":
+            return (card_name(state, str(action.get("attacker", action.get("character")))),)
+        if kind == "add_shield":
+            return tuple(dict.fromkeys(card_name(state, str(card)) for card in action["cards"]))
+        return ()
+
     # -- the end ----------------------------------------------------------------
 
     def outcome(self, state: State) -> dict[str, JSON] | None:
@@ -326,6 +373,30 @@ def _strength(player: Player) -> float:
         return 0.0
     field = sum(3.0 + 0.4 * character.armor_left + 0.4 * character.power for character in player.battlefield)
     return len(player.fortress) + 0.5 * len(player.hand) + field
+
+
+def card_name(state: State, card: str) -> str:
+    """The name of a card's kind, for the per-card table."""
+    facts = FACTS[card]
+    if facts.kind == CHARACTER:
+        return {"J": "Jack", "Q": "Queen", "K": "King"}[facts.rank]
+    if facts.kind == ANGEL:
+        return "Ace (either Angel)" if state.winds_of_fate else f"Ace (Angel of {str(facts.angel).capitalize()})"
+    if facts.kind == BARRAGE:
+        return "Joker (Barrage)"
+    return str(facts.value)
+
+
+def _attack_view(attack: Attack) -> dict[str, JSON]:
+    return {
+        "seat": attack.seat,
+        "attacker": attack.attacker,
+        "target_seat": attack.target_seat,
+        "target": attack.target,
+        "power": attack.power,
+        "defenders": list(attack.defenders),
+        "shields": [list(shield) for shield in attack.shields],
+    }
 
 
 def _character_view(character: Character) -> dict[str, JSON]:

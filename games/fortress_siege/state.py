@@ -75,7 +75,16 @@ class State:
     set_aside: tuple[str, ...] = ()
     active: int = -1
     moves_left: int = 0
-    attack: Attack | None = None
+    attack: Attack | None = None  # the attack being answered
+    several_attackers: bool = False  # rules 2: one attack move may send several characters
+    charge: tuple[Attack, ...] = ()  # rules 2: declared in the same move, waiting for an answer
+    answered: tuple[Attack, ...] = ()  # rules 2: answered, waiting for the others to be
+    first: int = -1  # the starting player
+
+    @property
+    def declaring(self) -> bool:
+        """The attacking player is still declaring attackers (rules 2)."""
+        return self.attack is None and bool(self.charge)
 
     @property
     def in_game(self) -> list[int]:
@@ -126,11 +135,13 @@ def _started(_: Any, event: GameEvent) -> State:
         winds_of_fate=data["winds_of_fate"],
         fixed_deal=data["fixed_deal"],
         set_aside=tuple(data["set_aside"]),
+        several_attackers=data.get("rules", 1) >= 2 and not data["one_attacker_per_move"],
     )
 
 
 def _first_player(state: State, event: GameEvent) -> State:
-    return replace(state, active=event.data["seat"], moves_left=MOVES_PER_TURN)
+    seat = event.data["seat"]
+    return replace(state, active=seat, first=seat, moves_left=MOVES_PER_TURN)
 
 
 def _drawn(state: State, event: GameEvent) -> State:
@@ -233,7 +244,20 @@ def _attack_declared(state: State, event: GameEvent) -> State:
         target=data["target"],
         power=data["power"],
     )
+    if data.get("joins"):
+        return replace(state, charge=state.charge + (attack,))
+    if data.get("declaring"):
+        return _spend(replace(state, charge=(attack,)))
     return _spend(replace(state, attack=attack))
+
+
+def _attackers_declared(state: State, _: GameEvent) -> State:
+    return replace(state, attack=state.charge[0], charge=state.charge[1:])
+
+
+def _attack_answered(state: State, _: GameEvent) -> State:
+    assert state.attack is not None
+    return replace(state, answered=state.answered + (state.attack,), attack=state.charge[0], charge=state.charge[1:])
 
 
 def _defender_assigned(state: State, event: GameEvent) -> State:
@@ -264,7 +288,7 @@ def _shields_discarded(state: State, event: GameEvent) -> State:
 
 
 def _attack_resolved(state: State, _: GameEvent) -> State:
-    return replace(state, attack=None)
+    return replace(state, attack=None, answered=())
 
 
 def _defeated(state: State, event: GameEvent) -> State:
@@ -297,6 +321,8 @@ EVOLVE: dict[str, Callable[[Any, GameEvent], State]] = {
     "AngelOfLifePlayed": _angel_of_life,
     "AngelOfDeathPlayed": _direct_action,
     "AttackDeclared": _attack_declared,
+    "AttackersDeclared": _attackers_declared,
+    "AttackAnswered": _attack_answered,
     "DefenderAssigned": _defender_assigned,
     "ShieldRaised": _shield_raised,
     "AttackerCountered": _wounded,

@@ -45,14 +45,16 @@ SORTED_DECKS = [sorted(deck_ids(deck)) for deck in range(6)]
 
 def places(state: State) -> list[list[str]]:
     """Every card each seat holds anywhere: Fortress, hand, battlefield, Graveyard (and
-    shields on the table during an attack)."""
+    shields on the table during an attack, and during the answered attacks of the same move)."""
     out = []
+    attacks = [*state.answered, *([state.attack] if state.attack else [])]
     for seat, player in enumerate(state.players):
         cards = [*player.fortress, *player.hand, *player.graveyard]
         for character in player.battlefield:
             cards += character.cards()
-        if state.attack and state.attack.target_seat == seat:
-            cards += [card for shield in state.attack.shields for card in shield]
+        for attack in attacks:
+            if attack.target_seat == seat:
+                cards += [card for shield in attack.shields for card in shield]
         out.append(cards)
     return out
 
@@ -92,7 +94,7 @@ def play_checked(players: int, seed: int, winds_of_fate: bool, illegal_every: in
                     assert (len(play.events), play.state) == before, "an illegal action appended events"
         mover = state.active
         events = step(GAME, play, seat, action, rng)
-        if state.attack is None:
+        if state.attack is None and not state.declaring:
             moves += 1
         kinds = [event.type for event in events]
         if "TurnPassed" in kinds:
