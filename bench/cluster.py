@@ -68,7 +68,7 @@ def single_redis(directory: Path) -> Iterator[str]:
 def local_cluster(directory: Path, replicas: int) -> Iterator[Any]:
     from tests.localcluster import LocalCluster
 
-    cluster = LocalCluster()
+    cluster = LocalCluster(appendfsync="always")  # as the single Redis it is compared with
     cluster.start(masters=MASTERS, replicas=replicas)
     try:
         yield cluster
