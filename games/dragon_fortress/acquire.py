@@ -13,7 +13,7 @@ import random
 from games.base import Action, Move, next_seat
 from games.dragon_fortress.cards import CALL_CARD, TOWER_IDS, TYPE_OF, UPGRADE_INDEX
 from games.dragon_fortress.march import check_damage, flee
-from games.dragon_fortress.reading import dragons_in_lines, entry_index
+from games.dragon_fortress.reading import dragons_in_lines, entry_index, gold_paid
 from games.dragon_fortress.state import Run, State, dragon_at
 
 
@@ -28,7 +28,15 @@ def _draw(table: State, seat: int, action: Action, rng: random.Random) -> Run:
 
 def _purchase(table: State, seat: int, action: Action, rng: random.Random) -> Run:
     card = table.upgrade_piles[UPGRADE_INDEX[action["card"]]][0]
-    return _to_front_line(table, seat, "StructurePurchased", card)
+    line = table.estates[seat].line
+    paid = gold_paid(line, TYPE_OF[card], table.rules)
+    if not paid:
+        return _to_front_line(table, seat, "StructurePurchased", card)
+    run = Run(table)
+    at = entry_index(tuple(c for c in line if c not in paid), card, table.rules)
+    run.emit("StructurePurchased", {"card": card, "at": at, "paid": list(paid)}, seat)
+    _after_front_line(run, seat, card)
+    return run
 
 
 def _advance(table: State, seat: int, action: Action, rng: random.Random) -> Run:
@@ -42,7 +50,7 @@ def _place(table: State, seat: int, action: Action, rng: random.Random) -> Run:
 
 def _to_front_line(table: State, seat: int, kind: str, card: str) -> Run:
     run = Run(table)
-    run.emit(kind, {"card": card, "at": entry_index(table.estates[seat].line, card)}, seat)
+    run.emit(kind, {"card": card, "at": entry_index(table.estates[seat].line, card, table.rules)}, seat)
     _after_front_line(run, seat, card)
     return run
 

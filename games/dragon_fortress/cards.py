@@ -91,6 +91,28 @@ def _load() -> tuple[dict[str, Any], dict[str, Any], list[CardType]]:
 
 RAW, RULES, TYPES = _load()
 
+REVISED_FIELDS = frozenset({"victory_points"})
+"""The card numbers a rules revision may change: the ones the rules read by revision."""
+
+
+def _revisions(raw: dict[str, Any]) -> dict[int, dict[str, dict[str, Any]]]:
+    """Each rules revision's changes to the card data, by card type key (an overlay on the
+    data of the revision before: revision 1 is the ``cards`` list as it stands)."""
+    out: dict[int, dict[str, dict[str, Any]]] = {}
+    keys = {t.key for t in TYPES}
+    for number, revision in raw.get("revisions", {}).items():
+        changes: dict[str, dict[str, Any]] = {}
+        for key, entry in revision["cards"].items():
+            fields = {name: value for name, value in entry.items() if name != "source"}
+            if key not in keys or not set(fields) <= REVISED_FIELDS:
+                raise ValueError(f"cards.json revision {number}: {key} may change only {sorted(REVISED_FIELDS)}")
+            changes[key] = fields
+        out[int(number)] = changes
+    return out
+
+
+REVISIONS = _revisions(RAW)
+
 HAND_SIZE: int = RULES["hand_size"]
 FIRST_CALL_DEPTH: int = RULES["first_call_depth"]
 ESTATE_BONUS: int = RULES["estate_bonus"]
@@ -132,4 +154,23 @@ SACRIFICE_IDS: frozenset[str] = frozenset(c for c, t in TYPE_OF.items() if t.abi
 ESTATE_POWER_OF: dict[str, int] = {card: t.estate_power for card, t in TYPE_OF.items()}
 SHOTS_OF: dict[str, int] = {card: t.shots for card, t in TYPE_OF.items()}
 GOLD_POWER_OF: dict[str, int] = {card: t.gold_power for card, t in TYPE_OF.items()}
-POINTS_OF: dict[str, int] = {card: t.victory_points for card, t in TYPE_OF.items()}
+POINTS_OF: dict[str, int] = {card: t.victory_points for card, t in TYPE_OF.items()}  # revision 1
+
+
+def _points_by_revision() -> dict[int, dict[str, int]]:
+    tables = {1: POINTS_OF}
+    points = dict(POINTS_OF)
+    for number in sorted(REVISIONS):
+        for key, fields in REVISIONS[number].items():
+            for card in instance_ids(next(t for t in TYPES if t.key == key)):
+                points[card] = fields.get("victory_points", points[card])
+        tables[number] = dict(points)
+    return tables
+
+
+_POINTS_BY_REVISION = _points_by_revision()
+
+
+def points_of(revision: int) -> dict[str, int]:
+    """Victory points per card id under the card data of rules ``revision``."""
+    return _POINTS_BY_REVISION[max(n for n in _POINTS_BY_REVISION if n <= revision)]

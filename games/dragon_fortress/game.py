@@ -7,7 +7,19 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option, outcome_of, redeal, replace, shuffled_hidden
+from games.base import (
+    JSON,
+    Action,
+    GameBase,
+    GameEvent,
+    Move,
+    Option,
+    outcome_of,
+    redeal,
+    replace,
+    rules_of,
+    shuffled_hidden,
+)
 from games.dragon_fortress import reading, rules
 from games.dragon_fortress.cards import (
     CALL_CARD,
@@ -24,11 +36,15 @@ from games.dragon_fortress.cards import (
     PHASES,
     TYPE_OF,
     TYPES,
+    UPGRADE_INDEX,
     UPGRADES,
     in_play,
     instance_ids,
+    points_of,
 )
 from games.dragon_fortress.state import EVOLVERS, STEP_OVER, State, dragon_at
+
+REVISION_2_OPTIONS = ("flee_home", "purchases_carry_over", "gold_kept")
 
 
 def common_cards(players: int) -> list[str]:
@@ -48,7 +64,7 @@ def final_scores(table: State) -> list[dict[str, int]]:
         if seat in estate_leaders:
             bonus_estate = {1: ESTATE_BONUS, 2: ESTATE_BONUS_SHARED}.get(len(estate_leaders), 0)
         bonus_fortress = FORTRESS_BONUS if fortress_leaders == [seat] else 0
-        points = reading.victory_points(e)
+        points = reading.victory_points(e, table.rules.revision)
         out.append(
             {
                 "victory_points": points,
@@ -81,7 +97,31 @@ class DragonFortress(GameBase):
             "in manifest order. A game started with it is not a fair deal.",
             nullable=True,
         ),
+        Option(
+            "flee_home",
+            "boolean",
+            False,
+            "Rules revision 2 only: a fleeing dragon that finds every other Estate Line "
+            "holding a dragon goes back to the Front Line of the player it left, instead of "
+            "leaving the game (revision 1's reading).",
+        ),
+        Option(
+            "purchases_carry_over",
+            "boolean",
+            False,
+            "Rules revision 2 only: a purchase of a type not made in one phase may be made "
+            "in a later one (two Barns in Meadow if none was bought in Fallow), within the "
+            "caps (revision 1's reading).",
+        ),
+        Option(
+            "gold_kept",
+            "boolean",
+            False,
+            "Rules revision 2 only: gold in the Estate Line is a requirement for a purchase "
+            "and is never spent (revision 1's reading).",
+        ),
     )
+    rules_revision = 2
     irreversible_types = frozenset({"GameSetUp", "CommonCardDrawn", "DragonCalled"})
     evolvers = EVOLVERS
     lists_every_action = True
@@ -90,11 +130,16 @@ class DragonFortress(GameBase):
     # --- setup -------------------------------------------------------------------------
 
     def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
+        problems = [
+            f"option '{name}' is a reading of rules revision 2; revision 1 always plays it its own way"
+            for name in REVISION_2_OPTIONS
+            if options.get(name) and rules_of(options) < 2
+        ]
         deck = options.get("deck")
         if deck is None:
-            return []
+            return problems
         allowed = set(common_cards(players))
-        problems = [
+        problems += [
             f"deck entry {card!r} is not a common supply card in a {players}-player game"
             for card in deck
             if not isinstance(card, str) or card not in allowed
@@ -156,6 +201,40 @@ class DragonFortress(GameBase):
     def move(self, state: State, seat: int, kind: str) -> Move:
         return rules.MOVES[kind]
 
+    # --- cards, for the per-card balance table ---------------------------------------
+
+    def card_names(self, state: State) -> tuple[str, ...]:
+        """Every card a player can bring into play, draw or use: the common cards, gold,
+        phases, upgrades, the Dragon Call card and the dragons it calls, as they stand in
+        the piles, hands, lines and supply (the Estate Flags, never played, are not)."""
+        table: State = state
+        cards = set(table.supply) | set(table.gold) | set(table.dragons)
+        for pile in table.phase_piles + table.upgrade_piles:
+            cards.update(pile)
+        for estate in table.estates:
+            cards.update(estate.hand, estate.line, estate.trophies)
+        return tuple(t.name for t in TYPES if t.group != "flag" and any(TYPE_OF[c] is t for c in cards))
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        """The card placed, moved, bought, advanced to or drawn from the gold pile; drawing
+        the Dragon Call card (its depth is public) uses it and the dragon it calls; a
+        sacrifice uses the Dragon Tower."""
+        table: State = state
+        kind = action.get("type")
+        if kind in ("place", "move"):
+            return (TYPE_OF[action["card"]].name,)
+        if kind == "purchase":
+            return (UPGRADES[UPGRADE_INDEX[action["card"]]].name,)
+        if kind == "advance":
+            return (PHASES[table.estates[seat].reached].name,)
+        if kind == "sacrifice" and table.pending is not None:
+            return (TYPE_OF[table.pending.tower].name,)
+        if kind == "draw" and action.get("pile") == "gold":
+            return (GOLD_TYPE.name,)
+        if kind == "draw" and table.supply[:1] == (CALL_CARD,) and table.dragons:
+            return (TYPE_OF[CALL_CARD].name, TYPE_OF[table.dragons[0]].name)
+        return ()
+
     # --- hidden information ------------------------------------------------------------
 
     def secrets(self, state: State, seat: int | None) -> frozenset[str]:
@@ -208,8 +287,9 @@ class DragonFortress(GameBase):
                     "estate_power": reading.estate_power(line),
                     "fortress_power": reading.fortress_power(line),
                     "gold_power": reading.gold_power(line),
-                    "victory_points": reading.victory_points(estate),
+                    "victory_points": reading.victory_points(estate, table.rules.revision),
                     "purchases": {u.key: n for u, n in zip(UPGRADES, estate.bought, strict=True)},
+                    "purchases_this_phase": {u.key: n for u, n in zip(UPGRADES, estate.bought_this_phase, strict=True)},
                     "purchased_last_turn": estate.bought_last_turn,
                     "dragon": dragon,
                 }
@@ -299,7 +379,8 @@ MOST_GOLD_NEEDED = max(upgrade.gold_cost for upgrade in UPGRADES)  # gold beyond
 def _projection(table: State, seat: int) -> float:
     estate = table.estates[seat]
     line = estate.line
-    value = float(reading.victory_points(estate))
+    points = points_of(table.rules.revision)
+    value = float(reading.victory_points(estate, table.rules.revision))
     value += 0.5 * reading.estate_power(line) + 0.35 * reading.fortress_power(line)
     value += 1.2 * min(reading.gold_power(line), MOST_GOLD_NEEDED) + 1.5 * estate.reached
     for card in estate.hand:
@@ -310,7 +391,7 @@ def _projection(table: State, seat: int) -> float:
         dragon = TYPE_OF[line[at]]
         left = dragon.strength - reading.damage(line, at)
         threatened = sum(
-            TYPE_OF[card].victory_points + 0.5 * TYPE_OF[card].estate_power
+            points[card] + 0.5 * TYPE_OF[card].estate_power
             for card in line[:at]
             if reading.razes(dragon, TYPE_OF[card])
         )

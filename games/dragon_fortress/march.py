@@ -98,11 +98,14 @@ def _maybe_final(run: Run, seat: int, dragon: str) -> None:
 
 
 def flee(run: Run, seat: int, dragon: str) -> None:
-    """Counter-clockwise to the first player with no (other) dragon in their line; back to
-    the fleeing player last; out of the game when every line holds another dragon."""
+    """Counter-clockwise to the first other player with no dragon in their line; out of the
+    game when every other line holds one. With ``flee_home`` (revision 1's reading) the
+    search ends with the fleeing player, so the dragon leaves the game only when that line
+    holds another dragon too."""
     players = run.state.players
     target = None
-    for step in range(1, players + 1):
+    searched = players if run.state.rules.flee_home else players - 1
+    for step in range(1, searched + 1):
         candidate = next_seat(seat, players, -step)
         if not any(card in DRAGON_IDS and card != dragon for card in run.state.estates[candidate].line):
             target = candidate

@@ -14,17 +14,18 @@ from games.dragon_fortress.cards import (
     DRAGON_IDS,
     ESTATE_POWER_OF,
     GATE_IDS,
+    GOLD_IDS,
     GOLD_POWER_OF,
     MOVABLE_IDS,
     PHASES,
-    POINTS_OF,
     SHOTS_OF,
     TYPE_OF,
     UPGRADE_INDEX,
     UPGRADES,
     CardType,
+    points_of,
 )
-from games.dragon_fortress.state import Estate, State
+from games.dragon_fortress.state import Estate, Rules, State
 
 # --- what a line is worth -------------------------------------------------------------
 
@@ -41,11 +42,12 @@ def gold_power(line: tuple[str, ...]) -> int:
     return sum(map(GOLD_POWER_OF.__getitem__, line))
 
 
-def victory_points(estate: Estate) -> int:
+def victory_points(estate: Estate, revision: int) -> int:
     """Points printed on the cards in the line (a dragon still in it is not yours) and on the
-    dragons defeated."""
-    in_line = sum(POINTS_OF[card] for card in estate.line if card not in DRAGON_IDS)
-    return in_line + sum(map(POINTS_OF.__getitem__, estate.trophies))
+    dragons defeated, as the card data of the rules ``revision`` prints them."""
+    points = points_of(revision)
+    in_line = sum(points[card] for card in estate.line if card not in DRAGON_IDS)
+    return in_line + sum(map(points.__getitem__, estate.trophies))
 
 
 def phase_in_line(line: tuple[str, ...]) -> int:
@@ -77,15 +79,30 @@ def razes(dragon: CardType, card: CardType) -> bool:
 # --- where cards are and may go -------------------------------------------------------
 
 
-def entry_index(line: tuple[str, ...], card: str) -> int:
+def entry_index(line: tuple[str, ...], card: str, rules: Rules) -> int:
     """Where a new card enters: a Gate Tower at the very front, anything else behind the
-    Gate Towers standing at the Front Line (and so always behind a dragon)."""
+    Gate Towers standing at the Front Line. Under revision 1 the run of Gate Towers ends
+    at a dragon (a card is never placed in front of a dragon, which buries a Gate Tower a
+    dragon stood beyond); from revision 2 it takes in dragons, so every Gate Tower stays
+    at the Front Line."""
     if card in GATE_IDS:
         return len(line)
+    front = GATE_IDS | DRAGON_IDS if rules.gates_stay_at_front else GATE_IDS
     at = len(line)
-    while at > 0 and line[at - 1] in GATE_IDS:
+    while at > 0 and line[at - 1] in front:
         at -= 1
-    return at
+    gates = [index for index in range(at, len(line)) if line[index] in GATE_IDS]
+    return gates[0] if gates else len(line)
+
+
+def gold_paid(line: tuple[str, ...], upgrade: CardType, rules: Rules) -> tuple[str, ...]:
+    """The gold a purchase of ``upgrade`` spends: none when gold is only a requirement,
+    else its Gold Cost in the gold cards nearest the Front Line (ours: the rulebook does
+    not say which)."""
+    if not rules.gold_spent:
+        return ()
+    gold = [card for card in reversed(line) if card in GOLD_IDS]
+    return tuple(gold[: upgrade.gold_cost])
 
 
 def movable(line: tuple[str, ...]) -> list[str]:
@@ -116,8 +133,11 @@ def purchase_problem(table: State, seat: int, upgrade: CardType) -> str | None:
         return f"A {upgrade.name} needs {upgrade.gold_cost} gold in your Estate Line."
     if estate.bought[index] >= upgrade.limit:
         return f"No player may ever have more than {upgrade.limit} of {upgrade.name}."
-    if estate.bought[index] >= estate.reached - upgrade.phase + 1:
-        return f"You may purchase only one {upgrade.name} per phase reached; advance to buy another."
+    if table.rules.purchases_carry_over:
+        if estate.bought[index] >= estate.reached - upgrade.phase + 1:
+            return f"You may purchase only one {upgrade.name} per phase reached; advance to buy another."
+    elif estate.bought_this_phase[index]:
+        return f"You may purchase only one {upgrade.name} per phase; advance to buy another."
     return None
 
 

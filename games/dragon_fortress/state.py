@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from games.base import EventBuilder, Evolver, GameEvent, evolve_by_type, replace
+from games.base import EventBuilder, Evolver, GameEvent, evolve_by_type, replace, rules_of
 from games.dragon_fortress.cards import CALL_CARD, DRAGON_IDS, PHASES, TYPE_OF, UPGRADE_INDEX, UPGRADES
 
 STEP_MOVE = "move"  # 1. Estate Move (then the dragon in the line moves)
@@ -21,6 +21,35 @@ STEP_SACRIFICE = "sacrifice"  # a dragon just passed over the Dragon Tower: sacr
 STEP_ACQUIRE = "acquire"  # 2. draw, purchase or advance
 STEP_PLACE = "place"  # 3. Front Line placement from hand
 STEP_OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What a game is decided by: its rules revision (``games.base.rules_of``) and, under
+    revision 2, the options that keep a reading of revision 1 (each on under revision 1)."""
+
+    revision: int = 1
+    flee_home: bool = True  # a dragon with nowhere else to go flees back to the player it left
+    purchases_carry_over: bool = True  # a phase's unused purchase of a type may be made later
+    gold_spent: bool = False  # a purchase pays its Gold Cost from the Estate Line
+
+    @property
+    def gates_stay_at_front(self) -> bool:
+        """Revision 2: new cards enter behind every Gate Tower, even one a dragon stands
+        beyond, so a Gate Tower is never buried."""
+        return self.revision >= 2
+
+
+def rules_from(options: Mapping[str, Any]) -> Rules:
+    revision = rules_of(options)
+    if revision < 2:
+        return Rules()
+    return Rules(
+        revision=revision,
+        flee_home=bool(options.get("flee_home")),
+        purchases_carry_over=bool(options.get("purchases_carry_over")),
+        gold_spent=not options.get("gold_kept"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +62,7 @@ class Estate:
     trophies: tuple[str, ...] = ()
     reached: int = 0  # the highest phase advanced to (0 none, 1 Fallow, 2 Meadow, 3 Pasture)
     bought: tuple[int, ...] = (0,) * len(UPGRADES)  # purchases per upgrade type
+    bought_this_phase: tuple[int, ...] = (0,) * len(UPGRADES)  # since the last advance
     bought_this_turn: bool = False
     bought_last_turn: bool = False
     fresh_gold: str | None = None  # gold drawn this turn, which may not be placed this turn
@@ -63,6 +93,7 @@ class State:
     result: str | None = None  # "terror" or "hand" once the game is over
     ender: int | None = None
     turns: int = 0
+    rules: Rules = Rules()
 
 
 Table = State
@@ -117,6 +148,7 @@ def _setup(data: Mapping[str, Any]) -> State:
         dragons=tuple(data["dragons"]),
         out=tuple(data["out"]),
         turn=data["first"],
+        rules=rules_from(data.get("options") or {}),
     )
 
 
@@ -240,8 +272,18 @@ def _structure_purchased(table: State, event: GameEvent) -> State:
     piles[index] = _without(piles[index], card)
     bought = list(estate.bought)
     bought[index] += 1
-    estate = replace(estate, line=_inserted(estate.line, data["at"], card), bought=tuple(bought), bought_this_turn=True)
-    return _with_estate(table, seat, estate, upgrade_piles=tuple(piles))
+    this_phase = list(estate.bought_this_phase)
+    this_phase[index] += 1
+    paid = tuple(data.get("paid", ()))  # revision 1 events pay nothing
+    line = tuple(c for c in estate.line if c not in paid)
+    estate = replace(
+        estate,
+        line=_inserted(line, data["at"], card),
+        bought=tuple(bought),
+        bought_this_phase=tuple(this_phase),
+        bought_this_turn=True,
+    )
+    return _with_estate(table, seat, estate, upgrade_piles=tuple(piles), gold=table.gold + paid)
 
 
 def _phase_advanced(table: State, event: GameEvent) -> State:
@@ -251,7 +293,12 @@ def _phase_advanced(table: State, event: GameEvent) -> State:
     rank = TYPE_OF[card].rank
     piles = list(table.phase_piles)
     piles[rank - 1] = _without(piles[rank - 1], card)
-    estate = replace(estate, line=_inserted(estate.line, data["at"], card), reached=rank)
+    estate = replace(
+        estate,
+        line=_inserted(estate.line, data["at"], card),
+        reached=rank,
+        bought_this_phase=(0,) * len(UPGRADES),
+    )
     return _with_estate(table, seat, estate, phase_piles=tuple(piles))
 
 

@@ -34,9 +34,10 @@ def table_event(
     first: int = 0,
     call_at: int | None = None,
     seed: int = 7,
+    options: Mapping[str, Any] | None = None,
 ) -> GameEvent:
     lines, hands, trophies, reached = lines or {}, hands or {}, trophies or {}, reached or {}
-    setup = GAME.setup(GAME.validate_options(None, players), players, random.Random(seed))[0]
+    setup = GAME.setup(GAME.validate_options(options, players), players, random.Random(seed))[0]
     data: dict[str, Any] = json.loads(json.dumps(setup.data))
     claimed: set[str] = set(supply_top) | set(supply or ()) | set(gold or ()) | set(dragons or ())
     for group in (lines, hands, trophies):

@@ -150,16 +150,20 @@ def test_a_fleeing_dragon_arrives_healed_at_the_very_front() -> None:
     assert dragon["damage"] == 0
 
 
-def test_with_every_other_line_taken_a_dragon_at_the_flag_comes_back_to_the_front() -> None:
+@pytest.mark.parametrize("options", [{"rules": 1}, {"flee_home": True}])
+def test_under_flee_home_a_dragon_at_the_flag_with_every_other_line_taken_comes_back(
+    options: dict[str, object],
+) -> None:
     """ "A Dragon will continue to flee counter clockwise until it finds a player with no dragon"
-    (ours: all the way round, back to the player it left, whose line it has just left)."""
+    (revision 1's reading, and the ``flee_home`` option's: all the way round, back to the player
+    it left, whose line it has just left)."""
     lines = {
         0: ["spitfire-01", "crop-field-01"],
         1: ["spitfire-02"],
         2: ["dread-wyrm-01"],
         3: ["dread-wyrm-02"],
     }
-    table = given(table_event(lines=lines))
+    table = given(table_event(lines=lines, options=options))
 
     events, after = when(table, 0, STAY)
 
@@ -266,10 +270,11 @@ def test_defeated_dragons_are_kept_for_their_points() -> None:
     assert points == before + TYPE_OF["spitfire-01"].victory_points
 
 
-def test_a_card_placed_while_a_dragon_stands_before_the_gate_towers_enters_behind_the_dragon() -> None:
+def test_under_revision_1_a_card_placed_while_a_dragon_stands_before_the_gate_towers_enters_behind_it() -> None:
     """ "As a dragon terrorizes your Estate, new Estate cards may be placed at the Front Line
-    (behind the dragon)" (ours: a dragon that has come back to the very front, before the Gate
-    Towers, still has new cards placed behind it, never in front of it)."""
+    (behind the dragon)" (revision 1's reading: a dragon that has come back to the very front,
+    before the Gate Towers, still has new cards placed behind it; this buries the Gate Tower,
+    which revision 2 fixes)."""
     hand = ["farmstead-01", "crop-field-02", "crop-field-03", "crop-field-04", "crop-field-05"]
     lines = {
         0: ["spitfire-01", "crop-field-01", "gate-tower-01"],
@@ -277,7 +282,7 @@ def test_a_card_placed_while_a_dragon_stands_before_the_gate_towers_enters_behin
         2: ["dread-wyrm-01"],
         3: ["dread-wyrm-02"],
     }
-    table = given(table_event(lines=lines, hands={0: hand}, supply_top=["crop-field-06"]))
+    table = given(table_event(lines=lines, hands={0: hand}, supply_top=["crop-field-06"], options={"rules": 1}))
     _, table = when(table, 0, STAY, DRAW)
     assert table.estates[0].line == ("crop-field-01", "gate-tower-01", "spitfire-01")
 

@@ -6,12 +6,13 @@ import pytest
 
 from games.base import GameEvent
 from games.dragon_fortress import GAME
-from games.dragon_fortress.cards import ESTATE_BONUS, ESTATE_BONUS_SHARED, FORTRESS_BONUS, TYPE_OF
+from games.dragon_fortress.cards import ESTATE_BONUS, ESTATE_BONUS_SHARED, FORTRESS_BONUS, TYPE_OF, points_of
 from games.dragon_fortress.game import final_scores
 from games.dragon_fortress.state import STEP_OVER
 from tests.games.dragon_fortress.tables import given, kinds, table_event, when
 
 STAY = {"type": "stay"}
+POINTS = points_of(GAME.rules_revision)
 
 
 def test_defeating_the_shadow_terror_in_the_estate_move_ends_the_game_at_once() -> None:
@@ -130,19 +131,19 @@ def test_the_score_is_victory_points_plus_bonuses() -> None:
     of victory and bonus points")"""
     lines = {0: ["mill-01", "guard-tower-01"], 1: ["farmstead-01", "war-tower-01"]}
     scores = _scores(lines, trophies={1: ["spitfire-01"]})
-    vp = TYPE_OF["mill-01"].victory_points + TYPE_OF["guard-tower-01"].victory_points
+    vp = POINTS["mill-01"] + POINTS["guard-tower-01"]
     assert scores[0] == {"victory_points": vp, "estate_bonus": 10, "fortress_bonus": 0, "total": vp + 10}
-    vp1 = sum(TYPE_OF[c].victory_points for c in ["farmstead-01", "war-tower-01", "spitfire-01"])
+    vp1 = sum(POINTS[c] for c in ["farmstead-01", "war-tower-01", "spitfire-01"])
     assert scores[1] == {"victory_points": vp1, "estate_bonus": 0, "fortress_bonus": 5, "total": vp1 + 5}
 
 
 def test_cards_left_in_hand_are_discarded_unscored() -> None:
     """ "Discard any cards still in your hand and total your points.\""""
     hand = ["guard-tower-01", "farmstead-02", "farmstead-03", "crop-field-01", "crop-field-02"]
-    lines = {0: ["farmstead-01"], 1: ["farmstead-04"]}
+    lines = {0: ["crop-field-03"], 1: ["crop-field-04"]}
     scores = final_scores(given(table_event(lines=lines, hands={0: hand})))
-    assert TYPE_OF["farmstead-02"].victory_points > 0
-    assert scores[0]["victory_points"] == TYPE_OF["farmstead-01"].victory_points == scores[1]["victory_points"]
+    assert POINTS["crop-field-01"] > 0
+    assert scores[0]["victory_points"] == POINTS["crop-field-03"] == scores[1]["victory_points"]
     assert [s["fortress_bonus"] for s in scores] == [0, 0, 0, 0], "a tower in hand is no Fortress Power"
 
 
@@ -157,6 +158,6 @@ def test_players_tied_on_points_share_the_win() -> None:
 
     result = GAME.outcome(after)
     assert result is not None
-    each = TYPE_OF["farmstead-01"].victory_points + ESTATE_BONUS_SHARED
+    each = POINTS["farmstead-01"] + ESTATE_BONUS_SHARED
     assert result["scores"] == [each, each, 0, 0], "a Farmstead's points and half the Estate bonus each"
     assert result["winners"] == [0, 1]

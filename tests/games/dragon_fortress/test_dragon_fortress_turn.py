@@ -62,20 +62,19 @@ def test_one_of_draw_purchase_or_advance_then_the_card_goes_to_the_front_line() 
     events, after = when(table, 0, {"type": "purchase", "card": "gate-tower"})
 
     assert kinds(events) == ["StructurePurchased", "TurnPassed"]
-    assert after.estates[0].line == (*line, "gate-tower-01")
+    assert after.estates[0].line == ("fallow-01", "crop-field-01", "gate-tower-01"), "its Gold Cost paid"
     assert after.estates[0].hand == hand
     assert after.upgrade_piles[3][0] == "gate-tower-02"
 
 
-def test_purchases_are_one_of_each_type_per_phase_reached() -> None:
-    """ "You may only purchase one of each card type per phase. ... When you reach Meadow, you may
-    purchase one Mill and one War Tower, however, you may also purchase one more Barn and Gate
-    Tower.\""""
+def test_under_revision_1_purchases_are_one_of_each_type_per_phase_reached() -> None:
+    """ "You may only purchase one of each card type per phase." (revision 1's reading, and the
+    ``purchases_carry_over`` option's: an allowance per phase reached, unused ones kept)"""
     meadow = PHASES[1]
     crops = [f"crop-field-{n:02d}" for n in range(10, 10 + meadow.requires_estate)]
     towers = [f"watch-tower-{n:02d}" for n in range(10, 10 + meadow.requires_fortress)]
     line = ["fallow-01", "gold-01", "gold-02", *crops, *towers]
-    table = given(table_event(lines={0: line}, reached={0: 1}, call_at=99))
+    table = given(table_event(lines={0: line}, reached={0: 1}, call_at=99, options={"rules": 1}))
     _, table = when(table, 0, STAY)
     assert _purchases(table) == ["barn", "gate-tower"]
 
@@ -109,7 +108,7 @@ def test_upgrades_need_the_gold_their_phase_names() -> None:
 def test_the_purchase_caps_hold_whatever_the_phase() -> None:
     """ "No player may ever have more than three Barns, three Gate Towers, two Mills, two War
     Towers, one Granary and one Dragon Tower.\""""
-    line = ["pasture-01", "gold-01", "gold-02", "gold-03"]
+    line = ["pasture-01", "gold-01", "gold-02", "gold-03", "gold-04", "gold-05", "gold-06"]
     table = given(table_event(lines={0: line}, reached={0: 3}, call_at=99))
     _, table = when(table, 0, STAY)
     assert "granary" in _purchases(table)
