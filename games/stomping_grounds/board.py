@@ -41,19 +41,28 @@ def open_spaces(state: State) -> list[Pos]:
     return sorted(out)
 
 
-def is_black(realm: Realm) -> bool:
+def is_black(realm: Realm, rules: int) -> bool:
     """Black-bordered for flight: a challenge's border replaces the realm's; a razed realm
-    flies as white, but a razed challenge still counts as black."""
+    flies as white. A razed challenge: under revision 1 black whatever its colour, under
+    revision 2 its own border ("still count as black bordered": a black one stays black)."""
     if realm.challenge is not None:
-        return True if realm.razed else card(realm.challenge).border == "black"
+        if rules < 2 and realm.razed:
+            return True
+        return card(realm.challenge, rules).border == "black"
     if realm.razed:
         return False
-    return card(realm.card).border == "black"
+    return card(realm.card, rules).border == "black"
 
 
-def live_challenge(realm: Realm | None) -> str | None:
+def challenge_live(realm: Realm, rules: int) -> bool:
+    """A challenge's text works unless it was razed (revision 1: unless its realm is face
+    down; revision 2 lets a challenge be played onto a razed realm, face up and working)."""
+    return not (realm.razed if rules < 2 else realm.challenge_razed)
+
+
+def live_challenge(realm: Realm | None, rules: int) -> str | None:
     """The challenge on a realm that can be attempted (razed challenges are inactive)."""
-    if realm is None or realm.razed:
+    if realm is None or not challenge_live(realm, rules):
         return None
     return realm.challenge
 
@@ -61,6 +70,19 @@ def live_challenge(realm: Realm | None) -> str | None:
 def realm_text_live(realm: Realm) -> bool:
     """A realm's own text works while face up and not covered by a challenge."""
     return not realm.razed and realm.challenge is None
+
+
+def can_take_challenge(realm: Realm, rules: int) -> bool:
+    """A challenge may be played or roam onto a realm without one: under revision 1 only a
+    face-up realm; under revision 2 any realm ("Play stacked on any realm")."""
+    return realm.challenge is None and (rules >= 2 or not realm.razed)
+
+
+def can_raze(realm: Realm, rules: int) -> bool:
+    """A realm that razing would change: face up, or (revision 2) carrying a live challenge."""
+    if not realm.razed:
+        return True
+    return rules >= 2 and realm.challenge is not None and not realm.challenge_razed
 
 
 def dragons_at(state: State, at: Pos) -> list[int]:

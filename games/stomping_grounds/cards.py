@@ -30,6 +30,7 @@ OPS = frozenset(
         "roam",
         "cancel",
         "search",
+        "break",
     }
 )
 TARGETS = frozenset({"self", "controller", "active", "opponents"})
@@ -198,8 +199,43 @@ def _load() -> tuple[dict[str, Card], dict[str, tuple[str, ...]], dict[str, dict
     return cards, decks, about
 
 
+OVERLAID = ("effect", "landing", "trigger", "bonus", "requires", "cost", "text")
+
+
+def _overlay(cards: dict[str, Card], revision: int) -> dict[str, Card]:
+    """The cards of a later rules revision: the deck files with ``revision<N>.json``'s
+    changes laid over them (each entry replaces the fields it names)."""
+    raw = json.loads(resources.files(__package__).joinpath(f"revision{revision}.json").read_text(encoding="utf-8"))
+    out = dict(cards)
+    decks = {key: json.loads(entry.read_text(encoding="utf-8")) for key, entry in _deck_files().items()}
+    originals = {item["slug"]: (key, item) for key, deck in decks.items() for item in deck["cards"]}
+    for slug, change in raw["cards"].items():
+        key, item = originals[slug]
+        unknown = set(change) - {*OVERLAID, "why"}
+        if unknown:
+            raise ValueError(f"revision {revision} changes {slug!r} fields it may not: {sorted(unknown)}")
+        fields = {name: value for name, value in change.items() if name != "why"}
+        changed = parse_card({**item, **fields, "source": "ours: " + change["why"]}, key)
+        if changed.requires is not None and not any(
+            c.name == changed.requires and c.deck == key and c.type == "hoard" for c in cards.values()
+        ):
+            raise ValueError(f"{slug!r} requires a hoard its deck does not hold")
+        out[slug] = changed
+    return out
+
+
+def _deck_files() -> dict[str, Any]:
+    folder = resources.files(__package__).joinpath("decks")
+    return {
+        e.name.removesuffix(".json"): e
+        for e in sorted(folder.iterdir(), key=lambda e: e.name)
+        if e.name.endswith(".json")
+    }
+
+
 CARDS, DECKS, DECK_INFO = _load()
 DECK_KEYS: tuple[str, ...] = tuple(DECKS)
+CARDS_BY_RULES: dict[int, dict[str, Card]] = {1: CARDS, 2: _overlay(CARDS, 2)}
 
 
 def deck_ids(seat: int, key: str) -> list[str]:
@@ -212,17 +248,21 @@ def deck_ids(seat: int, key: str) -> list[str]:
     return out
 
 
-_BY_ID: dict[str, Card] = {
-    card_id: CARDS[card_id.split("-", 1)[1].rsplit("-", 1)[0]]
-    for seat in range(4)
-    for key in DECKS
-    for card_id in deck_ids(seat, key)
+_BY_ID: dict[int, dict[str, Card]] = {
+    rules: {
+        card_id: cards[card_id.split("-", 1)[1].rsplit("-", 1)[0]]
+        for seat in range(4)
+        for key in DECKS
+        for card_id in deck_ids(seat, key)
+    }
+    for rules, cards in CARDS_BY_RULES.items()
 }
 
 
-def card(card_id: str) -> Card:
-    return _BY_ID[card_id]
+def card(card_id: str, rules: int) -> Card:
+    """A card as the given rules revision prints it."""
+    return _BY_ID[rules][card_id]
 
 
 def slug_of(card_id: str) -> str:
-    return _BY_ID[card_id].slug
+    return _BY_ID[1][card_id].slug

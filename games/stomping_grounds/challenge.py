@@ -19,9 +19,9 @@ def challenge_spots(state: State, c: Card) -> list[Realm]:
     dragons = {p.dragon for p in state.players}
     out = []
     for realm in state.realms:
-        if realm.razed or realm.challenge is not None:
+        if not board.can_take_challenge(realm, state.rules):
             continue
-        if c.play_on_kind is not None and card(realm.card).kind != c.play_on_kind:
+        if c.play_on_kind is not None and card(realm.card, state.rules).kind != c.play_on_kind:
             continue
         if c.play_on_unoccupied and realm.at in dragons:
             continue
@@ -29,15 +29,16 @@ def challenge_spots(state: State, c: Card) -> list[Realm]:
     return out
 
 
-def _requirement_met(player: Player, c: Card) -> bool:
-    return c.requires is None or any(card(h).name == c.requires for h in player.hoard)
+def _requirement_met(player: Player, c: Card, rules: int) -> bool:
+    return c.requires is None or any(card(h, rules).name == c.requires for h in player.hoard)
 
 
 def _action_timing_ok(state: State, seat: int, c: Card, in_window: bool) -> bool:
     if seat != state.active:
         return in_window and c.timing == "opponent"
     if c.timing == "challenge":
-        return state.phase in ("challenge", "dragon")
+        # revision 2: "During the Reclaim phase ... you may play any card in your hand"
+        return state.phase in ("challenge", "dragon") or (state.rules >= 2 and state.phase == "reclaim")
     if c.timing == "reclaim":
         return state.phase == "reclaim"
     return False
@@ -50,8 +51,8 @@ def play_actions(state: State, seat: int, in_window: bool) -> list[Action]:
     has_challenge_on_stack = any(i.kind != "action" and not i.cancelled for i in state.stack)
     reclaim = state.phase == "reclaim" and seat == state.active and not in_window
     for held in sorted(set(player.hand)):
-        c = card(held)
-        if c.cost > len(player.stash) or not _requirement_met(player, c):
+        c = card(held, state.rules)
+        if c.cost > len(player.stash) or not _requirement_met(player, c, state.rules):
             continue
         if c.type == "action":
             if not _action_timing_ok(state, seat, c, in_window):
@@ -76,7 +77,7 @@ def can_attempt(state: State) -> bool:
     if state.attempted:
         return False
     dragon = state.players[state.active].dragon
-    return dragon is not None and board.live_challenge(board.realm_at(state, dragon)) is not None
+    return dragon is not None and board.live_challenge(board.realm_at(state, dragon), state.rules) is not None
 
 
 def pass_priority(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
@@ -87,7 +88,7 @@ def pass_priority(b: Builder, seat: int, action: Action, rng: random.Random) -> 
 
 def play_card(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     held = action["card"]
-    c = card(held)
+    c = card(held, b.state.rules)
     player = b.state.players[seat]
     if c.cost:
         b.emit("CostPaid", {"seat": seat, "cards": list(reversed(player.stash[-c.cost :]))}, seat)
@@ -115,7 +116,7 @@ def resolve_top(b: Builder) -> None:
         return
     if item.kind == "action":
         assert item.card is not None
-        apply_effects(b, card(item.card).effect, item.seat, item.seat)
+        apply_effects(b, card(item.card, state.rules).effect, item.seat, item.seat)
     elif item.kind == "challenge":
         _resolve_challenge(b, item)
     else:
@@ -125,11 +126,11 @@ def resolve_top(b: Builder) -> None:
 def _resolve_challenge(b: Builder, item: Item) -> None:
     assert item.at is not None
     realm = board.realm_at(b.state, item.at)
-    held = board.live_challenge(realm)
+    held = board.live_challenge(realm, b.state.rules)
     if realm is None or held is None:
         b.emit("ChallengeFizzled", {"seat": item.seat, "at": at(item.at)}, item.seat)
         return
-    c = card(held)
+    c = card(held, b.state.rules)
     total = draw_luck(b, item.seat) + luck_bonus(b.state, item.seat, c.colour)
     number = c.number or 0
     result = {"seat": item.seat, "at": at(item.at), "card": held, "total": total, "number": number}

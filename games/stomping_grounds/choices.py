@@ -20,7 +20,7 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
     kind = owed.kind
     if kind == "place_realm":
         spaces = board.open_spaces(state)
-        names = sorted({slug_of(c) for c in player.deck if card(c).type == "realm"})
+        names = sorted({slug_of(c) for c in player.deck if card(c, state.rules).type == "realm"})
         return [{"type": "place_realm", "card": n, "at": at(p)} for n in names for p in spaces]
     if kind == "place_dragon":
         taken = {p.dragon for p in state.players}
@@ -33,7 +33,9 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
         out += [{"type": "burn", "card": c} for c in player.hand]
         return out
     if kind == "raze":
-        return [{"type": "raze", "at": at(r.at)} for r in state.realms if not r.razed]
+        return [{"type": "raze", "at": at(r.at)} for r in state.realms if board.can_raze(r, state.rules)]
+    if kind == "break":
+        return [{"type": "break", "card": h} for s, other in enumerate(state.players) if s != seat for h in other.hoard]
     if kind == "move_dragon":
         return [
             {"type": "move_dragon", "seat": s, "to": at(p)}
@@ -58,7 +60,7 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
 
 def search_actions(state: State, seat: int, card_type: str) -> list[Action]:
     player = state.players[seat]
-    names = sorted({slug_of(c) for c in player.deck if card(c).type == card_type})
+    names = sorted({slug_of(c) for c in player.deck if card(c, state.rules).type == card_type})
     if not names:
         return []
     if card_type == "realm":
@@ -73,15 +75,14 @@ def roam_moves(state: State, seat: int, steps: int | None, ignore_roamed: bool =
     dragons = {p.dragon for p in state.players}
     out: list[Action] = []
     for realm in state.realms:
-        if realm.controller != seat or board.live_challenge(realm) is None or realm.at in dragons:
+        if realm.controller != seat or board.live_challenge(realm, state.rules) is None or realm.at in dragons:
             continue
         assert realm.challenge is not None
-        reach = steps if steps is not None else card(realm.challenge).roam
+        reach = steps if steps is not None else card(realm.challenge, state.rules).roam
         if reach <= 0 or (not ignore_roamed and realm.challenge in state.roamed):
             continue
         for p in board.within(state, realm.at, reach):
-            target = state.realms[state.where[p]]
-            if target.challenge is None and not target.razed:
+            if board.can_take_challenge(state.realms[state.where[p]], state.rules):
                 out.append({"type": "roam", "card": realm.challenge, "to": at(p)})
     return out
 
@@ -100,7 +101,7 @@ def place_realm(b: Builder, seat: int, action: Action, rng: random.Random) -> No
 def search(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     player = b.state.players[seat]
     chosen = next(c for c in player.deck if slug_of(c) == action["card"])
-    kind = card(chosen).type
+    kind = card(chosen, b.state.rules).type
     if kind == "realm":
         b.emit(
             "RealmPlayed",
@@ -128,6 +129,11 @@ def burn(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
 
 def raze(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     b.emit("RealmRazed", {"seat": seat, "at": action["at"], "settles": True}, seat)
+
+
+def break_hoard(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
+    owner = next(s for s, p in enumerate(b.state.players) if action["card"] in p.hoard)
+    b.emit("HoardBroken", {"seat": owner, "card": action["card"], "by": seat, "settles": True}, seat)
 
 
 def move_dragon(b: Builder, seat: int, action: Action, rng: random.Random) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from games.base import EventBuilder, seats_from
 
+from .board import challenge_live
 from .cards import Effect, card
 from .evolve import evolve
 from .state import Pos, State
@@ -32,7 +33,7 @@ def luck_bonus(state: State, seat: int, colour: str | None) -> int:
     player = state.players[seat]
     bonus = player.luck_bonus
     for held in player.hoard:
-        c = card(held)
+        c = card(held, state.rules)
         if c.bonus_colour is not None and c.bonus_colour == colour:
             bonus += c.bonus_luck
     return bonus
@@ -47,7 +48,7 @@ def draw_luck(b: Builder, seat: int) -> int:
         if not deck:
             break
         top = deck[0]
-        luck = card(top).luck
+        luck = card(top, b.state.rules).luck
         b.emit("LuckDrawn", {"seat": seat, "card": top, "luck": luck}, seat)
         total += luck
     return total
@@ -72,7 +73,7 @@ def apply_effects(b: Builder, effects: Sequence[Effect], own: int, controller: i
 def _apply(b: Builder, effect: Effect, seat: int) -> None:
     op, n = effect.op, effect.n
     player = b.state.players[seat]
-    if op in ("burn", "raze", "move_dragon", "roam", "search"):
+    if op in ("burn", "raze", "move_dragon", "roam", "search", "break"):
         detail = effect.card_type if op == "search" else None
         b.emit("ChoicesOwed", {"choices": [[seat, op, n, detail]]}, seat)
     elif op == "stash":
@@ -104,11 +105,10 @@ def controlled_in_play(state: State, seat: int) -> list[str]:
     its challenges on face-up realms."""
     out = list(state.players[seat].hoard)
     for realm in state.realms:
-        if realm.razed:
-            continue
-        if realm.challenge is None and realm.owner == seat:
-            out.append(realm.card)
-        elif realm.challenge is not None and realm.controller == seat:
+        if realm.challenge is None:
+            if realm.owner == seat and not realm.razed:
+                out.append(realm.card)
+        elif realm.controller == seat and challenge_live(realm, state.rules):
             out.append(realm.challenge)
     return out
 
@@ -118,10 +118,24 @@ def run_triggers(b: Builder, moment: str) -> None:
     state = b.state
     for seat in seats_from(state.active, state.count):
         for held in controlled_in_play(b.state, seat):
-            c = card(held)
+            c = card(held, state.rules)
             when = c.trigger_when
             if when == f"each_{moment}" or (when == f"your_{moment}" and seat == state.active):
                 apply_effects(b, c.trigger, seat, seat)
+
+
+NEXT_PHASE = {"challenge": "flight", "flight": "roam", "roam": "dragon", "dragon": "reclaim", "reclaim": "end"}
+
+
+def close_phase(b: Builder) -> None:
+    """The active player is done with the phase. Revision 1 moves on; revision 2 first
+    gives every other seat, from the active player's left, the chance to play ("During each
+    phase, the active player plays the first card ... Then each player may play cards")."""
+    state = b.state
+    if state.rules >= 2:
+        b.emit("PhaseClosing", {"phase": state.phase}, state.active)
+    else:
+        b.emit("PhaseBegan", {"phase": NEXT_PHASE[state.phase]}, None)
 
 
 def shuffle_deck(b: Builder, seat: int, rng: random.Random) -> None:

@@ -54,7 +54,10 @@ def _game_started(state: State | None, event: GameEvent) -> State:
     players = tuple(
         Player(deck_key=key, deck=tuple(order)) for key, order in zip(data["decks"], data["orders"], strict=True)
     )
-    return State(players=players, realms=(), turn_limit=int(data["turn_limit"]))
+    limit = data["turn_limit"]
+    return State(
+        players=players, realms=(), turn_limit=None if limit is None else int(limit), rules=int(data.get("rules", 1))
+    )
 
 
 def _luck_drawn(state: State, event: GameEvent) -> State:
@@ -137,8 +140,8 @@ def _phase_began(state: State, event: GameEvent) -> State:
     phase = data["phase"]
     if phase == "flight":
         dragon = state.players[state.active].dragon
-        return replace(state, phase=phase, path=(dragon,) if dragon else ())
-    return replace(state, phase=phase)
+        return replace(state, phase=phase, path=(dragon,) if dragon else (), closing=False)
+    return replace(state, phase=phase, closing=False)
 
 
 def _cards_stashed(state: State, event: GameEvent) -> State:
@@ -156,7 +159,23 @@ def _cost_paid(state: State, event: GameEvent) -> State:
 
 
 def _open_window(state: State, seat: int) -> State:
+    """A play goes on the stack. Revision 1: priority to the player's left, who played has
+    passed. Revision 2: priority to the active player's left, and every seat must pass."""
+    if state.rules >= 2:
+        return replace(state, priority=next_seat(state.active, state.count), passes=0)
     return replace(state, priority=next_seat(seat, state.count), passes=1)
+
+
+def _phase_closing(state: State, _: GameEvent) -> State:
+    """The active player ended the phase (its pass); the others may play, from its left."""
+    return replace(state, closing=True, priority=next_seat(state.active, state.count), passes=1)
+
+
+def _hoard_broken(state: State, event: GameEvent) -> State:
+    data = event.data
+    owner = state.players[data["seat"]]
+    state = _player(state, data["seat"], hoard=_remove(owner.hoard, data["card"]), junk=(*owner.junk, data["card"]))
+    return _settles(state, data)
 
 
 def _challenge_attempted(state: State, event: GameEvent) -> State:
@@ -195,7 +214,7 @@ def _challenge_placed(state: State, event: GameEvent) -> State:
     state = _from_hand(state, who, card)
     index = state.where[_pos(data["at"])]
     realms = list(state.realms)
-    realms[index] = replace(realms[index], challenge=card, controller=who)
+    realms[index] = replace(realms[index], challenge=card, controller=who, challenge_razed=False)
     return replace(state, realms=tuple(realms))
 
 
@@ -273,7 +292,7 @@ def _realm_razed(state: State, event: GameEvent) -> State:
     data = event.data
     index = state.where[_pos(data["at"])]
     realms = list(state.realms)
-    realms[index] = replace(realms[index], razed=True)
+    realms[index] = replace(realms[index], razed=True, challenge_razed=realms[index].challenge is not None)
     return _settles(replace(state, realms=tuple(realms)), data)
 
 
@@ -287,8 +306,10 @@ def _challenge_roamed(state: State, event: GameEvent) -> State:
     source, target = state.where[_pos(data["from"])], state.where[_pos(data["to"])]
     realms = list(state.realms)
     moving = realms[source]
-    realms[target] = replace(realms[target], challenge=moving.challenge, controller=moving.controller)
-    realms[source] = replace(moving, challenge=None, controller=None)
+    realms[target] = replace(
+        realms[target], challenge=moving.challenge, controller=moving.controller, challenge_razed=False
+    )
+    realms[source] = replace(moving, challenge=None, controller=None, challenge_razed=False)
     state = replace(state, realms=tuple(realms), roamed=(*state.roamed, str(moving.challenge)))
     return _settles(state, data)
 
@@ -373,6 +394,8 @@ EVOLVERS: dict[str, Evolver] = {
     "DragonPlaced": _dragon_placed,
     "TurnBegan": _turn_began,
     "PhaseBegan": _phase_began,
+    "PhaseClosing": _phase_closing,
+    "HoardBroken": _hoard_broken,
     "CardsStashed": _cards_stashed,
     "CostPaid": _cost_paid,
     "ChallengeAttempted": _challenge_attempted,

@@ -9,7 +9,7 @@ from games.base import Action
 
 from . import board
 from .cards import card
-from .effects import Builder, apply_effects, at, draw_luck, luck_bonus
+from .effects import Builder, apply_effects, at, close_phase, draw_luck, luck_bonus
 from .state import Item, Pos, State
 
 
@@ -28,7 +28,7 @@ def fly(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     realm = board.realm_at(b.state, to)
     assert realm is not None
     others = [s for s in board.dragons_at(b.state, to) if s != seat]
-    if others or board.is_black(realm) or not fly_targets(b.state):
+    if others or board.is_black(realm, b.state.rules) or not fly_targets(b.state):
         land(b, seat, action, rng)
 
 
@@ -40,8 +40,8 @@ def land(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
     b.emit("DragonLanded", {"seat": seat, "at": at(dragon), "spaces": spaces}, seat)
     realm = board.realm_at(b.state, dragon)
     if spaces > 0 and realm is not None and board.realm_text_live(realm):
-        apply_effects(b, card(realm.card).landing, seat, realm.owner)
-    b.emit("PhaseBegan", {"phase": "roam"}, None)
+        apply_effects(b, card(realm.card, state.rules).landing, seat, realm.owner)
+    close_phase(b)
 
 
 def duel_targets(state: State) -> list[int]:
@@ -59,7 +59,9 @@ def duel(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
 
 def resolve_duel(b: Builder, item: Item) -> None:
     """Both draw luck; the higher total (luck plus bonuses) wins, ties to the active player.
-    The winner burns the difference in luck drawn, nothing if its own luck was lower."""
+    Who burns the difference in luck drawn: revision 1, the winner, nothing if its own luck
+    was lower; revision 2, the player with the higher luck drawn, winner or loser ("The
+    player with the highest luck burns the difference")."""
     assert item.opponent is not None
     lucks = [draw_luck(b, item.seat), draw_luck(b, item.opponent)]
     totals = [
@@ -69,6 +71,10 @@ def resolve_duel(b: Builder, item: Item) -> None:
     won = 0 if totals[0] >= totals[1] else 1
     winner, loser = (item.seat, item.opponent) if won == 0 else (item.opponent, item.seat)
     burn = max(0, lucks[won] - lucks[1 - won])
+    burner = winner
+    if b.state.rules >= 2:
+        burn = abs(lucks[0] - lucks[1])
+        burner = item.seat if lucks[0] > lucks[1] else item.opponent
     b.emit(
         "DuelResolved",
         {
@@ -80,11 +86,12 @@ def resolve_duel(b: Builder, item: Item) -> None:
             "winner": winner,
             "loser": loser,
             "burn": burn,
+            **({"burner": burner} if b.state.rules >= 2 else {}),
         },
         item.seat,
     )
     if burn:
-        b.emit("ChoicesOwed", {"choices": [[winner, "burn", burn, None]]}, winner)
+        b.emit("ChoicesOwed", {"choices": [[burner, "burn", burn, None]]}, burner)
     loser_at = b.state.players[loser].dragon
     if loser_at is not None and board.adjacent_realms(b.state, loser_at):
         b.emit("ChoicesOwed", {"choices": [[winner, "push", 1, str(loser)]]}, winner)

@@ -7,14 +7,27 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option, outcome_of, replace, seats_from, shuffled_hidden
+from games.base import (
+    JSON,
+    Action,
+    GameBase,
+    GameEvent,
+    Move,
+    Option,
+    outcome_of,
+    replace,
+    rules_of,
+    seats_from,
+    shuffled_hidden,
+)
 
 from . import board, rules
-from .cards import DECK_INFO, DECK_KEYS, DECKS, Effect, card, deck_ids
+from .cards import CARDS_BY_RULES, DECK_INFO, DECK_KEYS, DECKS, Effect, card, deck_ids
 from .evolve import EVOLVERS
-from .state import Player, State
+from .flight import fly_targets
+from .state import Player, Realm, State
 
-DEFAULT_TURN_LIMIT = 40
+REVISION_1_TURN_LIMIT = 40  # on by default under rules revision 1 only
 
 EFFECT_VALUE = {
     "burn": 1.0,
@@ -29,6 +42,7 @@ EFFECT_VALUE = {
     "search": 0.8,
     "junk": 0.2,
     "return": 0.6,
+    "break": 0.8,
 }
 
 
@@ -42,6 +56,7 @@ class StompingGrounds(GameBase):
     )
     min_players = 2
     max_players = 4
+    rules_revision = 2
     options: tuple[Option, ...] = (
         Option(
             "decks",
@@ -61,10 +76,12 @@ class StompingGrounds(GameBase):
         Option(
             "turn_limit",
             "integer",
-            DEFAULT_TURN_LIMIT,
-            "Rounds after which the dragon with the fewest cards left wins (our rule).",
+            None,
+            "Rounds after which the dragon with the fewest cards left wins (our rule, not the "
+            f"rulebook's); null: no limit (rules revision 1 plays {REVISION_1_TURN_LIMIT} when null).",
             minimum=1,
             maximum=200,
+            nullable=True,
         ),
     )
     # events that draw, shuffle or reveal a face-down card (a deck's top, a searched card)
@@ -120,6 +137,10 @@ class StompingGrounds(GameBase):
                 ids = deck_ids(seat, key)
                 rng.shuffle(ids)
                 orders.append(ids)
+        revision = rules_of(options)
+        limit = options.get("turn_limit")
+        if limit is None and revision < 2:
+            limit = REVISION_1_TURN_LIMIT
         b = rules.Builder(None)  # type: ignore[arg-type]
         b.emit(
             "GameStarted",
@@ -127,7 +148,8 @@ class StompingGrounds(GameBase):
                 "players": players,
                 "decks": decks,
                 "orders": [list(o) for o in orders],
-                "turn_limit": options.get("turn_limit", DEFAULT_TURN_LIMIT),
+                "turn_limit": limit,
+                **({"rules": revision} if revision >= 2 else {}),
             },
         )
         contenders = list(range(players))
@@ -136,7 +158,7 @@ class StompingGrounds(GameBase):
             for seat in contenders:
                 deck = b.state.players[seat].deck
                 if deck:
-                    drawn[seat] = card(deck[0]).luck
+                    drawn[seat] = card(deck[0], b.state.rules).luck
                     b.emit("LuckDrawn", {"seat": seat, "card": deck[0], "luck": drawn[seat]}, seat)
             best = max(drawn.values(), default=0)
             tied = [s for s in contenders if drawn.get(s) == best]
@@ -190,16 +212,17 @@ class StompingGrounds(GameBase):
             entry: dict[str, JSON] = {
                 "at": list(realm.at),
                 "card": realm.card,
-                "name": card(realm.card).name,
-                "kind": card(realm.card).kind,
+                "name": card(realm.card, state.rules).name,
+                "kind": card(realm.card, state.rules).kind,
                 "owner": realm.owner,
                 "razed": realm.razed,
-                "border": "black" if board.is_black(realm) else "white",
+                "border": "black" if board.is_black(realm, state.rules) else "white",
                 "dragons": dragons.get(realm.at, []),
                 "challenge": None,
             }
+            entry["challenge_razed"] = realm.challenge_razed
             if top is not None:
-                c = card(top)
+                c = card(top, state.rules)
                 entry["challenge"] = {
                     "card": top,
                     "name": c.name,
@@ -237,6 +260,8 @@ class StompingGrounds(GameBase):
             "turn": state.turn,
             "round": (state.turn - 1) // state.count + 1 if state.turn else 0,
             "turn_limit": state.turn_limit,
+            "rules": state.rules,
+            "closing": state.closing,
             "to_act": sorted(rules.to_act(state)),
             "realms": realms,
             "realm_limit": board.REALMS_PER_PLAYER * state.count,
@@ -293,6 +318,35 @@ class StompingGrounds(GameBase):
             players.append(replace(p, hand=tuple(hand), deck=deck))
         return replace(state, players=tuple(players))
 
+    # --- cards, for the per-card table of bench.balance -----------------------------
+
+    def card_names(self, state: State) -> tuple[str, ...]:
+        return tuple(
+            sorted(
+                {card(c, state.rules).name for seat, p in enumerate(state.players) for c in deck_ids(seat, p.deck_key)}
+            )
+        )
+
+    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
+        """A card played (from hand, or from the deck by a search or the setup), a challenge
+        attempted or roamed, and a realm whose landing text the dragon uses by landing there."""
+        kind = action.get("type")
+        rules_now = state.rules
+        if kind == "play":
+            return (card(action["card"], rules_now).name,)
+        if kind in ("place_realm", "search"):
+            return (CARDS_BY_RULES[rules_now][action["card"]].name,)
+        if kind == "roam":
+            return (card(action["card"], rules_now).name,)
+        if kind == "attempt":
+            dragon = state.players[seat].dragon
+            held = board.live_challenge(board.realm_at(state, dragon), rules_now) if dragon else None
+            return (card(held, rules_now).name,) if held else ()
+        if kind in ("fly", "land"):
+            landed = _landing_realm(state, seat, action)
+            return (card(landed.card, rules_now).name,) if landed is not None else ()
+        return ()
+
     # --- the greedy bot's heuristic -----------------------------------------------
 
     def evaluate(self, state: State, seat: int) -> float:
@@ -301,6 +355,28 @@ class StompingGrounds(GameBase):
         scores = [_score(state, s) for s in range(state.count)]
         best_other = max(v for s, v in enumerate(scores) if s != seat)
         return min(0.99, max(0.01, 0.5 + (scores[seat] - best_other) / 80.0))
+
+
+def _landing_realm(state: State, seat: int, action: Action) -> Realm | None:
+    """The realm whose landing text this fly or land action triggers, if any."""
+    if action["type"] == "land":
+        where = state.players[seat].dragon
+        if where is None or len(state.path) < 2:
+            return None
+    else:
+        where = (action["to"][0], action["to"][1])
+        others = [s for s in board.dragons_at(state, where) if s != seat]
+        after = replace(state, path=(*state.path, where))
+        after = replace(
+            after, players=tuple(replace(p, dragon=where) if s == seat else p for s, p in enumerate(state.players))
+        )
+        realm = board.realm_at(state, where)
+        if realm is None or not (others or board.is_black(realm, state.rules) or not fly_targets(after)):
+            return None
+    realm = board.realm_at(state, where)
+    if realm is None or not board.realm_text_live(realm) or not card(realm.card, state.rules).landing:
+        return None
+    return realm
 
 
 def _effects_value(effects: tuple[Effect, ...], for_self: bool = True) -> float:
@@ -329,16 +405,16 @@ def _score(state: State, seat: int) -> float:
         if item.cancelled or item.seat != seat:
             continue
         if item.kind == "action" and item.card is not None:
-            score += _effects_value(card(item.card).effect)
+            score += _effects_value(card(item.card, state.rules).effect)
         elif item.kind == "challenge" and item.at is not None:
-            held = board.live_challenge(board.realm_at(state, item.at))
+            held = board.live_challenge(board.realm_at(state, item.at), state.rules)
             if held is not None:
-                c = card(held)
+                c = card(held, state.rules)
                 score += _chance(state, seat, c.colour, c.number or 0) * _effects_value(c.effect)
     if p.dragon is not None and not (state.active == seat and state.attempted):
-        held = board.live_challenge(board.realm_at(state, p.dragon))
+        held = board.live_challenge(board.realm_at(state, p.dragon), state.rules)
         if held is not None:
-            c = card(held)
+            c = card(held, state.rules)
             score += 0.6 * _chance(state, seat, c.colour, c.number or 0) * _effects_value(c.effect)
     return score
 

@@ -14,6 +14,7 @@ from games.base import Action, IllegalAction, Move, stepped
 from .cards import COLOURS
 from .challenge import attempt, can_attempt, pass_priority, play_actions, play_card
 from .choices import (
+    break_hoard,
     burn,
     discard,
     move_dragon,
@@ -80,6 +81,7 @@ REASONS = {
     "place_dragon": "Place your dragon on a realm no dragon is on.",
     "burn": "Burn from your deck, stash or junk (a count up to what you owe) or a card from your hand.",
     "raze": "Choose a face-up realm to raze.",
+    "break": "Choose an opponent's hoard to put into its owner's junk.",
     "move_dragon": "Move a dragon to a realm next to it.",
     "push": "Move the losing dragon to a realm next to it.",
     "roam": "That challenge cannot roam there.",
@@ -125,6 +127,7 @@ MOVES: dict[str, Move] = {
     "search": settled(search),
     "burn": settled(burn),
     "raze": settled(raze),
+    "break": settled(break_hoard),
     "move_dragon": settled(move_dragon),
     "push": settled(push),
     "roam": settled(roam),

@@ -53,6 +53,7 @@ class Realm:
     razed: bool = False
     challenge: str | None = None
     controller: int | None = None  # who controls the challenge card on it
+    challenge_razed: bool = False  # the challenge was on the realm when it was razed
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ class Owed:
 class State:
     players: tuple[Player, ...]
     realms: tuple[Realm, ...]
-    turn_limit: int
+    turn_limit: int | None  # rounds; None: no limit
+    rules: int = 1  # the rules revision the game is played under (games.base.rules_of)
     phase: str = "setup"
     active: int = 0
     first: int = 0
@@ -90,6 +92,7 @@ class State:
     stack: tuple[Item, ...] = ()
     priority: int | None = None
     passes: int = 0
+    closing: bool = False  # revision 2: the active player ended the phase; its window is open
     owed: tuple[Owed, ...] = ()
     path: tuple[Pos, ...] = ()
     roamed: tuple[str, ...] = ()

@@ -9,15 +9,14 @@ from games.base import Action, next_seat, seats_from
 
 from .challenge import resolve_top
 from .choices import owed_actions, roam_moves
-from .effects import Builder, run_triggers, shuffle_deck
+from .effects import NEXT_PHASE, Builder, close_phase, run_triggers, shuffle_deck
 from .flight import duel_targets
 
 HAND_LIMIT = 7
 
 
 def end_phase(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
-    following = {"challenge": "flight", "roam": "dragon", "reclaim": "end"}[b.state.phase]
-    b.emit("PhaseBegan", {"phase": following}, None)
+    close_phase(b)
 
 
 def draw_stash(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
@@ -53,6 +52,9 @@ def settle(b: Builder, rng: random.Random) -> None:
         if state.stack:
             resolve_top(b)
             continue
+        if state.closing:
+            b.emit("PhaseBegan", {"phase": NEXT_PHASE[state.phase]}, None)
+            continue
         if not _advance(b):
             return
 
@@ -79,11 +81,11 @@ def _advance(b: Builder) -> bool:
     elif phase == "roam":
         if roam_moves(state, state.active, None):
             return False
-        b.emit("PhaseBegan", {"phase": "dragon"}, None)
+        close_phase(b)
     elif phase == "dragon":
         if duel_targets(state):
             return False
-        b.emit("PhaseBegan", {"phase": "reclaim"}, None)
+        close_phase(b)
     elif phase == "end":
         extra = len(state.players[state.active].hand) - HAND_LIMIT
         if extra > 0:
@@ -111,7 +113,7 @@ def _end_check(b: Builder) -> None:
             state.active,
         )
         return
-    if state.turn >= state.turn_limit * state.count:
+    if state.turn_limit is not None and state.turn >= state.turn_limit * state.count:
         fewest = min(p.remaining for p in state.players)
         winners = [s for s, p in enumerate(state.players) if p.remaining == fewest]
         b.emit(

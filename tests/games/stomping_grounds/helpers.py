@@ -36,12 +36,14 @@ def table(
     phase: str = "challenge",
     active: int = 0,
     turn: int = 1,
-    turn_limit: int = 40,
+    turn_limit: int | None = None,
+    rules: int = GAME.rules_revision,
     extra: Iterable[GameEvent] = (),
 ) -> State:
     """A game in progress: ``realms`` (owner, card id, position) taken from the owners'
     decks, the ``hoards`` in play, ``challenges`` (controller, card id, position) played from hand onto them,
-    then each seat's ``hands``, ``stashes`` and the ``tops`` of the decks in that order."""
+    then each seat's ``hands``, ``stashes`` and the ``tops`` of the decks in that order; under
+    the current rules revision unless ``rules`` says otherwise."""
     realms, challenges = list(realms), list(challenges)
     per_seat = range(len(decks))
 
@@ -53,7 +55,12 @@ def table(
         first = of(hoards, seat) + [c for owner, c, _ in challenges if owner == seat]
         first += of(hands, seat) + of(stashes, seat) + of(tops, seat)
         orders.append(first + [c for c in deck_ids(seat, key) if c not in first])
-    events = [ev("GameStarted", None, players=len(decks), decks=list(decks), orders=orders, turn_limit=turn_limit)]
+    started = {"players": len(decks), "decks": list(decks), "orders": orders, "turn_limit": turn_limit}
+    if rules >= 2:
+        started["rules"] = rules
+    elif turn_limit is None:
+        started["turn_limit"] = 40
+    events = [GameEvent("GameStarted", started, None)]
     for owner, realm, at in realms:
         events.append(ev("RealmPlayed", owner, seat=owner, card=realm, at=list(at), source="deck"))
     for seat in per_seat:
@@ -99,3 +106,8 @@ def all_of(events: Iterable[GameEvent], type_: str) -> list[GameEvent]:
 
 def row(length: int, y: int = 0) -> list[Pos]:
     return [(x, y) for x in range(length)]
+
+
+def revision_1_table(*args: Any, **kwargs: Any) -> State:
+    """``table`` under rules revision 1, which games stored before issue 20 still play by."""
+    return table(*args, rules=1, **kwargs)

@@ -143,7 +143,8 @@ def test_realms_are_owned_by_who_played_them() -> None:
         active=1,
     )
     assert GAME.view(state, None)["realms"][0]["owner"] == 0
-    events, state = when(state, 1, {"type": "end_phase"})
+    _, state = when(state, 1, {"type": "end_phase"})
+    events, state = when(state, 0, {"type": "pass"})
     assert [e.data["seat"] for e in events if e.type == "CardsStashed"] == [0]
     assert state.active == 0 and len(state.players[0].stash) == 1
 
@@ -163,10 +164,10 @@ def test_a_challenge_replaces_the_realms_text_and_border() -> None:
     assert len(after.players[0].stash) == 1, "one space flown; the covered lair gives no stash 2"
 
 
-def test_razed_realms_fly_as_white_but_razed_challenges_stay_black() -> None:
-    """'Razed – When a realm is razed, flip it face down. That realm's text is no longer active
-    and can be flown over as if it were white bordered during the flight phase. Challenges that
-    count as razed still count as black bordered for movement.'"""
+def test_razed_realms_fly_as_white_but_razed_challenges_stay_black_under_revision_1() -> None:
+    """'That realm's text is no longer active and can be flown over as if it were white
+    bordered during the flight phase.' Revision 1 also turned every razed challenge black
+    (revision 2: test_stomping_grounds_revision_2.py)."""
     crag = cid(0, "ashfall-crag")
     realms = [(0, cid(0, "charred-orchard"), (0, 0)), (0, crag, (1, 0)), (0, cid(0, "charred-orchard", 2), (2, 0))]
     razed = [ev("RealmRazed", None, at=[1, 0])]
@@ -188,9 +189,10 @@ def test_razed_realms_fly_as_white_but_razed_challenges_stay_black() -> None:
         dragons=[(0, 0), (2, 0)],
         phase="flight",
         extra=razed,
+        rules=1,
     )
     events, _ = when(covered, 0, {"type": "fly", "to": [1, 0]})
-    assert "DragonLanded" in types(events), "a razed white challenge still counts as black"
+    assert "DragonLanded" in types(events), "revision 1: a razed white challenge counts as black"
 
 
 EXAMPLES = {

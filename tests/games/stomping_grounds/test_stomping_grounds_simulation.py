@@ -71,12 +71,14 @@ def test_thousands_of_random_games_conserve_cards_and_end() -> None:
     assert reasons <= {"no cards left in deck, stash and junk", "turn limit"}
 
 
-def test_full_length_random_games_end_by_the_turn_limit_at_the_latest() -> None:
+def test_full_length_random_games_under_revision_1_end_by_its_turn_limit_at_the_latest() -> None:
+    """Revision 1 plays a 40-round limit by default (revision 2: off unless asked for)."""
+    assert GAME.validate_options(None, 2)["turn_limit"] is None
     for index in range(12):
-        play = random_game(GAME, 2 + index % 3, random.Random(index))
+        play = random_game(GAME, 2 + index % 3, random.Random(index), {"rules": 1})
         outcome = GAME.outcome(play.state)
         assert outcome is not None
-        assert play.state.turn <= GAME.validate_options(None, 2)["turn_limit"] * play.state.count
+        assert play.state.turn_limit == 40 and play.state.turn <= 40 * play.state.count
         check_invariants(play.state)
 
 

@@ -8,7 +8,8 @@ from games.base import IllegalAction
 from games.play import fold
 from games.stomping_grounds import GAME
 
-from .helpers import all_of, cid, ev, first, table, types, when
+from .helpers import all_of, cid, ev, first, types, when
+from .helpers import revision_1_table as table
 
 ORCHARD = cid(0, "charred-orchard")
 SHOALS = cid(1, "fogbank-shoals")
