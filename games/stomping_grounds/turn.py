@@ -81,11 +81,11 @@ def _advance(b: Builder) -> bool:
     elif phase == "roam":
         if roam_moves(state, state.active, None):
             return False
-        close_phase(b)
+        b.emit("PhaseBegan", {"phase": "dragon"}, None)
     elif phase == "dragon":
         if duel_targets(state):
             return False
-        close_phase(b)
+        b.emit("PhaseBegan", {"phase": "reclaim"}, None)
     elif phase == "end":
         extra = len(state.players[state.active].hand) - HAND_LIMIT
         if extra > 0:
