@@ -199,7 +199,7 @@ def _load() -> tuple[dict[str, Card], dict[str, tuple[str, ...]], dict[str, dict
     return cards, decks, about
 
 
-OVERLAID = ("effect", "landing", "trigger", "bonus", "requires", "cost", "text")
+OVERLAID = ("effect", "landing", "trigger", "bonus", "requires", "cost", "luck", "text")
 
 
 def _overlay(cards: dict[str, Card], revision: int) -> dict[str, Card]:

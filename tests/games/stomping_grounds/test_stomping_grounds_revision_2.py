@@ -6,13 +6,14 @@ files (``revision_1_table``), since games stored before still play by them."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from games.base import IllegalAction
 from games.play import fold, new_game
 from games.stomping_grounds import GAME
-from games.stomping_grounds.cards import CARDS_BY_RULES, card
+from games.stomping_grounds.cards import CARDS_BY_RULES, DECKS, Card, Effect, card
 
 from .helpers import all_of, cid, ev, first, revision_1_table, table, types, when
 
@@ -201,7 +202,7 @@ def test_the_loser_with_the_highest_luck_burns_the_difference() -> None:
 
 def test_the_winner_with_the_highest_luck_burns_the_difference() -> None:
     """'The player with the highest luck burns the difference.'"""
-    state = _duel([[cid(0, "rampaging-fury")], [cid(1, "fogbank-shoals", 2)]])
+    state = _duel([[cid(0, "rampaging-fury")], [cid(1, "drowned-chapel")]])
     _, state = when(state, 0, {"type": "duel", "opponent": 1, "colour": "red"})
     events, state = _pass_round(state, 1, 0)
     resolved = first(events, "DuelResolved").data
@@ -327,9 +328,54 @@ def test_tribute_chest_requires_ivory_sceptre() -> None:
 
 
 def test_card_changes_are_an_overlay_for_revision_2_only() -> None:
-    changed = [slug for slug, c in CARDS_BY_RULES[2].items() if c != CARDS_BY_RULES[1][slug]]
-    assert changed and all(CARDS_BY_RULES[2][s].text != CARDS_BY_RULES[1][s].text for s in changed)
-    assert all(CARDS_BY_RULES[2][s].luck == CARDS_BY_RULES[1][s].luck for s in changed), "luck decides old deals"
+    """Revision 1 keeps the deck files; revision 2's changes keep each deck's spread of luck."""
+    old, new = CARDS_BY_RULES[1], CARDS_BY_RULES[2]
+    changed = [slug for slug, c in new.items() if c != old[slug]]
+    assert {"sulfur-springs", "hoardbreaker-charge", "tribute-chest", "pilgrim-road"} <= set(changed)
+    assert all(new[s].text != old[s].text or new[s].luck != old[s].luck for s in changed)
+    for order in DECKS.values():
+        assert sorted(new[s].luck for s in order) == sorted(old[s].luck for s in order)
+
+
+def _effects_cover(better: tuple[Effect, ...], worse: tuple[Effect, ...]) -> bool:
+    def total(effects: tuple[Effect, ...]) -> Counter[tuple[str, str, str | None]]:
+        out: Counter[tuple[str, str, str | None]] = Counter()
+        for e in effects:
+            out[(e.op, e.target, e.card_type)] += e.n
+        return out
+
+    have, need = total(better), total(worse)
+    return all(key in have and have[key] >= n for key, n in need.items())
+
+
+def _at_least_as_good(a: Card, b: Card) -> bool:
+    """Everything printed on ``a`` is as good as on ``b`` for its owner: the same type,
+    border, colour, timing, trigger and bonus colour; no higher cost, number or need; no
+    lower luck, roam or bonus; every effect of ``b`` at least as strong on ``a``."""
+    same = ("type", "border", "colour", "timing", "trigger_when", "bonus_colour")
+    if any(getattr(a, f) != getattr(b, f) for f in same):
+        return False
+    if (a.requires is not None and b.requires is None) or (a.play_on_kind and not b.play_on_kind):
+        return False
+    if a.cost > b.cost or a.luck < b.luck or a.roam < b.roam or a.bonus_luck < b.bonus_luck:
+        return False
+    if a.type == "challenge" and (a.number or 0) > (b.number or 0):
+        return False
+    return all(_effects_cover(x, y) for x, y in ((a.effect, b.effect), (a.landing, b.landing), (a.trigger, b.trigger)))
+
+
+def test_no_card_is_strictly_dominated_by_another_of_its_deck() -> None:
+    """Ours (issue 20): no card of a deck is at least as good as another in every printed
+    respect; revision 1 had Chalk Downs over Pilgrim Road."""
+    found = []
+    for order in DECKS.values():
+        slugs = sorted(set(order))
+        for a in slugs:
+            for b in slugs:
+                if a != b and _at_least_as_good(CARDS_BY_RULES[2][a], CARDS_BY_RULES[2][b]):
+                    found.append((a, b))
+    assert found == []
+    assert _at_least_as_good(CARDS_BY_RULES[1]["chalk-downs"], CARDS_BY_RULES[1]["pilgrim-road"]), "the check can fail"
 
 
 # --- the rulebook's worked examples, under revision 2 ---------------------------------
@@ -359,7 +405,7 @@ def test_example_impress_the_idiots() -> None:
         realms=[(0, cid(0, "pilgrim-road"), (0, 0)), (1, SHOALS, (1, 0))],
         challenges=[(0, cid(0, "impress-the-idiots"), (0, 0))],
         dragons=[(0, 0), (1, 0)],
-        tops=[[cid(0, "pilgrim-road", 2)]],
+        tops=[[cid(0, "chalk-downs")]],
     )
     _, state = when(state, 0, {"type": "attempt"})
     events, state = _pass_round(state, 1, 0)
