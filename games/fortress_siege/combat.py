@@ -1,8 +1,11 @@
-"""Attacks: declaring one, the defender's out-of-turn answer, and the resolution.
+"""Attacks: declaring them, the defender's out-of-turn answer, and the resolution.
 
-The defender builds the answer one choice at a time (``assign_defender``,
-``add_shield``) and ends it with ``done_defending``; the attack then resolves in
-the rulebook's order of combat:
+Under rules 2 one attack move may send several characters ("declare a target for each
+attacking character"): the attacker adds them one at a time and ends with
+``done_attacking`` (or the declaration ends when no other could join). The defender
+builds each answer one choice at a time (``assign_defender``, ``add_shield``) and ends
+it with ``done_defending``; the next attack of the move is answered next. Then each
+attack resolves, in the order declared, in the rulebook's order of combat:
 
 1. shields block up to their value each;
 2. Bladed Shields strike back at the attacker: if its armor is depleted it dies
