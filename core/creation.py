@@ -113,30 +113,68 @@ class Creation(Commands):
         table = self.tables.fold(game_id, None, list(result.envelopes))
         self.tables.remember(table)
         self.tables.snapshots.put(table)
-        tokens = {i: self.vault.issue_token(game_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
+        # A seat a player holds needs no token: the player's key acts for it.
+        tokens = {
+            i: self.vault.issue_token(game_id, i)
+            for i, s in enumerate(seats)
+            if not s["bot"] and not s["open"] and not s.get("player")
+        }
         self._scheduled(table)
         return Created(table, tokens, result.replicated)
 
-    def join(self, game_id: str, seat: int, name: str) -> tuple[Table, str]:
+    def join(
+        self, game_id: str, seat: int, name: str | None, player: Mapping[str, Any] | None = None
+    ) -> tuple[Table, str | None]:
+        """Take an open seat: by name, with a new seat token; or for ``player`` (its name,
+        and no token: the player's key acts for the seat)."""
         table = self.load(game_id)
         if not 0 <= seat < len(table.seats):
             raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
         if not table.seats[seat].open:
             raise CommandError("seat_taken", f"Seat {seat} is not open.")
-        name = check_name(name)
+        data: dict[str, Any] = {"seat": seat, "name": check_name(name if player is None else player["name"])}
+        if player is not None:
+            self._not_seated(table, player)
+            data["player"] = player["id"]
         try:
             result = self.store.append(
                 game_id,
-                self._sealed(table, [NewEvent("SeatTaken", {"seat": seat, "name": name}, seat, "human")]),
+                self._sealed(table, [NewEvent("SeatTaken", data, seat, "human")]),
                 table.version,
                 prev_hash=table.head_hash,
             )
         except VersionConflict:
             raise CommandError("seat_taken", f"Seat {seat} was taken by someone else; try another.") from None
-        token = self.vault.issue_token(game_id, seat)
+        token = self.vault.issue_token(game_id, seat) if player is None else None
         table = self.tables.advance(table, list(result.envelopes))
         self._scheduled(table)
         return table, token
+
+    def claim(self, game_id: str, seat: int, token: str, player: Mapping[str, Any]) -> Table:
+        """``player`` takes over the seat ``token`` acts for (issue 21): from now on the
+        player's key acts for it and the token does not. Not once the game has ended: its
+        final head is on the ledger."""
+        table = self.load(game_id)
+        if self.vault.owner(token) != (game_id, seat):
+            raise CommandError("not_your_seat", f"That token does not act for seat {seat} of game {game_id}.")
+        if table.status == "finished":
+            raise CommandError("game_over", "The game is over: its seats can no longer be claimed.")
+        if table.seats[seat].player is not None:
+            raise CommandError("seat_taken", f"Seat {seat} is already held by a player.")
+        self._not_seated(table, player)
+        event = NewEvent("SeatClaimed", {"seat": seat, "player": player["id"]}, seat, "human")
+        try:
+            result = self.store.append(game_id, self._sealed(table, [event]), table.version, prev_hash=table.head_hash)
+        except VersionConflict:
+            raise CommandError("stale_version", "The game moved on while claiming; try again.") from None
+        self.vault.revoke(game_id, seat)
+        return self.tables.advance(table, list(result.envelopes))
+
+    @staticmethod
+    def _not_seated(table: Table, player: Mapping[str, Any]) -> None:
+        held = [i for i, s in enumerate(table.seats) if s.player == player["id"]]
+        if held:
+            raise CommandError("already_seated", f"You already hold seat {held[0]} of this game.", seat=held[0])
 
 
 def check_name(name: Any) -> str:
@@ -165,5 +203,11 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "invalid_request", f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
             )
         name = player.get("name") or (f"{bot} bot {index}" if bot else None)
-        seats.append({"name": check_name(name), "bot": bot, "open": False})
+        seat = {"name": check_name(name), "bot": bot, "open": False}
+        if player.get("player") is not None and bot is None:  # a seat held by a player (resolved by the API)
+            seat["player"] = str(player["player"])
+        seats.append(seat)
+    held = [seat["player"] for seat in seats if "player" in seat]
+    if len(held) != len(set(held)):
+        raise CommandError("already_seated", "A player holds at most one seat of a game.")
     return seats

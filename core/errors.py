@@ -23,6 +23,8 @@ class Code(StrEnum):
     GAME_OVER = "game_over"
     GAME_NOT_STARTED = "game_not_started"
     SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NAME_TAKEN = "name_taken"
     REQUEST_IN_PROGRESS = "request_in_progress"
     IRREVERSIBLE = "irreversible"
     UNDO_PENDING = "undo_pending"

@@ -10,6 +10,7 @@ from redis.cluster import ClusterNode, RedisCluster
 from core.config import Config
 from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
+from core.players import Players
 from core.vault import Vault
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
@@ -43,6 +44,7 @@ class Platform:
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
+        self.players = Players(client, config.prefix)
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

@@ -18,7 +18,7 @@ Conventions shared by every game:
   ``legal_actions`` lists them in a form a client can send back unchanged, and
   ``decide`` accepts exactly the actions ``legal_actions`` lists.
 * The platform records its own events in the same log, so a game never names an
-  event ``GameCreated``, ``SeatTaken``, ``ActionTaken``, ``SeedRevealed``,
+  event ``GameCreated``, ``SeatTaken``, ``SeatClaimed``, ``ActionTaken``, ``SeedRevealed``,
   ``Rewound``, ``ForkedFrom``, ``UndoRequested``, ``UndoAnswered`` or ``UndoExpired``.
 * Every physical card has an id unique within the game (``"QH"`` in a single
   deck; games with several copies of a card add a suffix). Hidden cards leave

@@ -97,14 +97,16 @@ class ReadModels:
         # it hold equal dicts in different key orders, and the models must not depend on which.
         pipe.hset(key("summary"), table.game_id, json.dumps(summary, sort_keys=True))
         pipe.hset(key("status"), table.game_id, table.status)
-        for status in STATUSES:
-            if status != table.status:
-                pipe.zrem(key("games", status), table.game_id)
-                pipe.zrem(key("games", status, table.kind), table.game_id)
-        pipe.zadd(key("games", table.status), {table.game_id: score})
-        pipe.zadd(key("games", table.status, table.kind), {table.game_id: score})
-        pipe.zadd(key("games", "all"), {table.game_id: score})
-        pipe.zadd(key("games", "all", table.kind), {table.game_id: score})
+        # The lobby's lists, and each player's own (issue 21: "my games", a profile).
+        owners = [(), *(("player", seat.player) for seat in table.seats if seat.player)]
+        for owner in owners:
+            for status in STATUSES:
+                if status != table.status:
+                    pipe.zrem(key(*owner, "games", status), table.game_id)
+                    pipe.zrem(key(*owner, "games", status, table.kind), table.game_id)
+            for status in (table.status, "all"):
+                pipe.zadd(key(*owner, "games", status), {table.game_id: score})
+                pipe.zadd(key(*owner, "games", status, table.kind), {table.game_id: score})
         stats = key("stats", table.kind)
         if previous_status is None:
             pipe.hincrby(stats, "games", 1)
@@ -116,10 +118,13 @@ class ReadModels:
                 level = table.seats[seat].bot or "human"
                 pipe.hincrby(stats, f"wins_by_level:{level}", 1)
 
-    def games(self, status: str | None, kind: str | None, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
-        """A page of the games of ``status`` and ``kind``, newest first, across the partitions
-        (each partition's first ``offset + limit``, merged by creation time then id)."""
-        parts = ("games", status or "all", *([kind] if kind else []))
+    def games(
+        self, status: str | None, kind: str | None, offset: int, limit: int, player: str | None = None
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """A page of the games of ``status`` and ``kind`` (those of ``player`` if given),
+        newest first, across the partitions (each partition's first ``offset + limit``,
+        merged by creation time then id)."""
+        parts = (*(("player", player) if player else ()), "games", status or "all", *([kind] if kind else []))
         with self.redis.pipeline(transaction=False) as pipe:
             for index in range(self.partitions):
                 pipe.zcard(self.key(*parts, partition=index))

@@ -4,7 +4,9 @@ The log holds the game's own events (folded by the game's ``evolve``) and a few
 platform events that the game never sees:
 
 * ``GameCreated``: kind, options, seats, the seed commitment, whether the deal is fair.
-* ``SeatTaken``: an open seat filled; the game is active once no seat is open.
+* ``SeatTaken``: an open seat filled (by a player, when its ``player`` says); the game
+  is active once no seat is open.
+* ``SeatClaimed``: a player now holds a seat that a seat token held (issue 21).
 * ``ActionTaken``: the action a seat sent (the audit re-decides it); its events follow.
 * ``SeedRevealed``: the outcome and the revealed seed.
 * ``Rewound``: the state returns to that of an earlier version (undo); nothing is deleted.
@@ -27,6 +29,7 @@ PLATFORM_EVENTS = frozenset(
     {
         "GameCreated",
         "SeatTaken",
+        "SeatClaimed",
         "ActionTaken",
         "SeedRevealed",
         "Rewound",
@@ -41,7 +44,9 @@ PLATFORM_EVENTS = frozenset(
 # two commands, where the state is whole: an undo may go back to it and a fork may start
 # from it. Inside a command (the deal, an action's effects) the state is half-made.
 # The web client's replay mirrors this set (service/client/replay.js).
-COMMAND_STARTS = frozenset({"ActionTaken", "SeatTaken", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"})
+COMMAND_STARTS = frozenset(
+    {"ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"}
+)
 
 
 def between_commands(following: str | None) -> bool:
@@ -55,9 +60,10 @@ class Seat:
     name: str | None
     bot: str | None = None
     open: bool = False
+    player: str | None = None  # the id of the player holding the seat (core.players)
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "open": self.open}
+        return {"name": self.name, "bot": self.bot, "open": self.open, "player": self.player}
 
 
 @dataclass(frozen=True)
@@ -177,9 +183,13 @@ def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> 
     match e.type:
         case "SeatTaken":
             seats = list(table.seats)
-            seats[e.data["seat"]] = Seat(e.data["name"], None, False)
+            seats[e.data["seat"]] = Seat(e.data["name"], None, False, e.data.get("player"))
             status = "active" if not any(s.open for s in seats) else table.status
             return replace(table, **moved, seats=tuple(seats), status=status)
+        case "SeatClaimed":
+            seats = list(table.seats)
+            seats[e.data["seat"]] = replace(seats[e.data["seat"]], player=e.data["player"])
+            return replace(table, **moved, seats=tuple(seats))
         case "SeedRevealed":
             return replace(table, **moved, status="finished", outcome=e.data["outcome"], seed=e.data["seed"], undo=None)
         case "Rewound":
@@ -223,7 +233,7 @@ def _created(e: Envelope) -> Table:
     """The table from a log's first event: ``GameCreated``, or ``ForkedFrom``, which
     also carries the state the fork starts from (encoded with ``games.codec``)."""
     data = e.data
-    seats = tuple(Seat(s.get("name"), s.get("bot"), bool(s.get("open", False))) for s in data["seats"])
+    seats = tuple(Seat(s.get("name"), s.get("bot"), bool(s.get("open", False)), s.get("player")) for s in data["seats"])
     state = decode(data["state"]) if e.type == "ForkedFrom" else None
     return Table(
         game_id=data["id"] if e.type == "ForkedFrom" else data["game"],

@@ -44,12 +44,13 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
 
-    from service.routes import client, games, history, meta
+    from service.routes import client, games, history, meta, players
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(client.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(players.bp)
 
     @app.before_request
     def _start() -> None:

@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError
 
 from core.errors import CommandError
 from core.platform import Platform
+from core.players import is_player_key
 from core.vault import token_hash
 from service.errors import status_of, title_of
 from service.metrics import observe_request
@@ -103,11 +104,50 @@ def bearer() -> str | None:
     return token
 
 
+def caller_player(required: bool = False) -> dict[str, Any] | None:
+    """The player the request's player key acts for; None without one (401 if
+    ``required``). An unknown, rotated or revoked key is 401."""
+    if "player" not in g:
+        token = bearer()
+        player = None
+        if token is not None and is_player_key(token):
+            player = platform().players.authenticate(token)
+            # (a seat token that happens to begin like a key is still a seat token)
+            if player is None and platform().vault.owner(token) is None:
+                raise CommandError("unauthorized", "That player key is unknown, rotated or revoked.")
+        g.player = player
+    if g.player is None and required:
+        raise CommandError("unauthorized", "Send your player key as 'Authorization: Bearer <key>'.")
+    return g.player  # type: ignore[no-any-return]
+
+
+def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """A create's or fork's seats with the caller's own (``"me": true``) made the player's:
+    its name, held by its id. Needs a player key; one such seat at most."""
+    if players is None or not any(p.get("me") for p in players):
+        return players
+    if sum(1 for p in players if p.get("me")) > 1:
+        raise CommandError("already_seated", "A player holds at most one seat of a game: one 'me' seat.")
+    player = caller_player(required=True)
+    assert player is not None
+    return [
+        {"name": player["name"], "player": player["id"]} if p.get("me") else {k: v for k, v in p.items() if k != "me"}
+        for p in players
+    ]
+
+
 def caller_seat(game_id: str) -> int | None:
     """The seat the request's token acts for in this game; None for a spectator.
-    An unknown token is 401; a token of another game is 403."""
+    An unknown token is 401; a token of another game is 403. A player key acts for the
+    seat its player holds in the game (a spectator's view where it holds none)."""
     if "seat" in g and g.get("seat_game") == game_id:
         return g.seat
+    player = caller_player()
+    if player is not None:
+        table = platform().handler.load(game_id)
+        held = [i for i, s in enumerate(table.seats) if s.player == player["id"]]
+        g.seat, g.seat_game = (held[0] if held else None), game_id
+        return g.seat  # type: ignore[no-any-return]
     token = bearer()
     seat = None
     if token is not None:

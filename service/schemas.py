@@ -36,12 +36,15 @@ class PlayerIn(Strict):
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=MAX_NAME))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    me = fields.Boolean(load_default=False, truthy={True}, falsy={False})
 
     @validates_schema
     def _one_kind(self, data: dict, **_: object) -> None:
+        if data.get("me") and (data.get("bot") or data.get("name") or data.get("open")):
+            raise ValidationError("the caller's own seat ('me') has no name, bot or open: it is the player's", "me")
         if data.get("open") and (data.get("bot") or data.get("name")):
             raise ValidationError("an open seat has no name and no bot", "open")
-        if not data.get("open") and not data.get("bot") and not data.get("name"):
+        if not data.get("me") and not data.get("open") and not data.get("bot") and not data.get("name"):
             raise ValidationError("a human seat needs a name", "name")
 
 
@@ -56,7 +59,23 @@ class CreateGameIn(Strict):
 
 
 class JoinIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_NAME))
+    # Required without a player key; with one, the seat takes the player's name.
+    name = fields.String(load_default=None, validate=validate.Length(min=1, max=MAX_NAME))
+
+
+class ClaimIn(Strict):
+    token = fields.String(required=True, validate=validate.Length(min=1, max=256))
+
+
+class PlayerNew(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class PlayerOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    created_at = fields.String()
+    key = fields.String()
 
 
 class ActionIn(Strict):
@@ -71,6 +90,7 @@ class SeatOut(Schema):
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
+    player = fields.String(allow_none=True)
     token = fields.String()
 
 
@@ -145,6 +165,30 @@ class KindOut(Schema):
     rules_revision = fields.Integer()
 
 
+class MyGameOut(SummaryOut):
+    my_seat = fields.Integer(allow_none=True)
+    my_turn = fields.Boolean()
+
+
+class MyGamesPageOut(Schema):
+    games = fields.List(fields.Nested(MyGameOut))
+    total = fields.Integer()
+    offset = fields.Integer()
+    limit = fields.Integer()
+
+
+class FinishedGamesOut(Schema):
+    total = fields.Integer()
+    latest = fields.List(fields.Nested(SummaryOut))
+
+
+class ProfileOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    created_at = fields.String()
+    finished_games = fields.Nested(FinishedGamesOut)
+
+
 class GamesPageOut(Schema):
     games = fields.List(fields.Nested(SummaryOut))
     total = fields.Integer()
@@ -154,5 +198,5 @@ class GamesPageOut(Schema):
 
 class JoinedOut(Schema):
     seat = fields.Integer()
-    token = fields.String()
+    token = fields.String(allow_none=True)
     game = fields.Nested(SummaryOut)

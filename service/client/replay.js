@@ -10,7 +10,7 @@ import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.j
 import { verifyRecord } from "./verify.js";
 
 // The events that begin a command: projections/table.py COMMAND_STARTS.
-export const COMMAND_STARTS = new Set(["ActionTaken", "SeatTaken", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"]);
+export const COMMAND_STARTS = new Set(["ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"]);
 
 async function sha256Hex(text) {
   if (!globalThis.crypto?.subtle) return null;

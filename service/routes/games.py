@@ -14,7 +14,7 @@ from core.errors import CommandError
 from projections.table import Table
 from projections.views import board, event_for
 from service import schemas
-from service.http import body, caller_seat, platform
+from service.http import body, caller_player, caller_seat, platform, with_me
 from service.metrics import count
 
 bp = Blueprint("games", __name__)
@@ -50,7 +50,7 @@ def create_game() -> Response:
     data = body(schemas.one(schemas.CreateGameIn))
     created = platform().handler.create_game(
         data["kind"],
-        data["players"],
+        with_me(data["players"]),
         data["options"],
         seed=data["seed"],
         command_id=request.headers.get("Idempotency-Key"),
@@ -106,10 +106,26 @@ def get_game(game_id: str) -> Response:
 
 @bp.post("/v1/games/<game_id>/seats/<int:seat>/join")
 def join(game_id: str, seat: int) -> Response:
+    """Take an open seat: by name (the answer holds the seat's token), or with a player
+    key (the seat is the player's; no token)."""
     data = body(schemas.one(schemas.JoinIn))
-    table, token = platform().handler.join(game_id, seat, data["name"])
+    player = caller_player()
+    if player is None and data["name"] is None:
+        raise CommandError("invalid_request", "Send a name for the seat, or your player key.")
+    table, token = platform().handler.join(game_id, seat, data["name"], player)
     payload = {"seat": seat, "token": token, "game": table.summary()}
     return _json(schemas.one(schemas.JoinedOut).dump(payload), 200, _etag(table))
+
+
+@bp.post("/v1/games/<game_id>/seats/<int:seat>/claim")
+def claim(game_id: str, seat: int) -> Response:
+    """A player takes over a seat it played with a seat token: the token stops working."""
+    player = caller_player(required=True)
+    assert player is not None
+    data = body(schemas.one(schemas.ClaimIn))
+    _table(game_id)  # 404 first for a game that does not exist
+    table = platform().handler.claim(game_id, seat, data["token"], player)
+    return _json(schemas.one(schemas.GameOut).dump(game_body(table, seat)), 200, _etag(table))
 
 
 @bp.post("/v1/games/<game_id>/actions")
@@ -118,6 +134,8 @@ def act(game_id: str) -> Response:
     data = body(schemas.one(schemas.ActionIn))
     if seat is None:
         _table(game_id)
+        if caller_player() is not None:
+            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
         raise CommandError("unauthorized", "Spectators cannot act; send a seat token.")
     expected = data["expected_version"]
     if expected is None:

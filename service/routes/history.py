@@ -14,7 +14,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from core import tooling
 from core.errors import CommandError
 from core.vault import token_hash
-from service.http import bearer, body, caller_seat, platform
+from service.http import bearer, body, caller_player, caller_seat, platform, with_me
 from service.routes.games import game_body, int_arg
 from service.routes.meta import operator_token
 from service.schemas import MAX_VERSION, PlayerIn
@@ -44,6 +44,8 @@ def _json(payload: Any, status: int = 200, headers: dict[str, str] | None = None
 def _seat_required(game_id: str) -> int:
     seat = caller_seat(game_id)
     if seat is None:
+        if caller_player() is not None:
+            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
         raise CommandError("unauthorized", "Send a seat token: spectators cannot do this.")
     return seat
 
@@ -173,7 +175,7 @@ def _undo_body(table: Any, seat: int) -> dict[str, Any]:
 def fork(game_id: str) -> Response:
     seat = caller_seat(game_id)
     data = body(ForkIn())
-    created = platform().handler.fork(game_id, data["at_version"], seat, data["players"])
+    created = platform().handler.fork(game_id, data["at_version"], seat, with_me(data["players"]))
     summary = created.table.summary()
     for entry in summary["seats"]:
         if entry["seat"] in created.tokens:

@@ -1,0 +1,182 @@
+"""Players (issue 21): register, a key shown once and kept hashed, seats a player holds
+(created, joined, claimed), acting and reading with the key, rotation and revocation,
+my games and a public profile, as read models that a rebuild reproduces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from core.platform import Platform
+from tests.api.conftest import bearer
+from workers.projector import Projector
+
+
+def register(client: FlaskClient, name: str) -> tuple[dict[str, Any], dict[str, str]]:
+    answer = client.post("/v1/players", json={"name": name})
+    assert answer.status_code == 201, answer.get_json()
+    player = answer.get_json()
+    return player, bearer(player["key"])
+
+
+def drain(platform: Platform) -> Projector:
+    projector = Projector(platform, "players-test")
+    projector.ensure_group()
+    while projector.step(block_ms=None):
+        pass
+    return projector
+
+
+def test_a_player_registers_once_per_name_whatever_its_case_and_its_key_is_kept_hashed(
+    client: FlaskClient, platform: Platform
+) -> None:
+    answer = client.post("/v1/players", json={"name": "Ann_1"})
+    assert answer.status_code == 201 and answer.headers["Location"] == "/v1/players/Ann_1"
+    assert answer.headers["Cache-Control"] == "no-store"
+    player = answer.get_json()
+    assert player["key"].startswith("tsp_") and len(player["key"]) >= 40 and player["id"].startswith("pl_")
+    for taken in ("ann_1", "ANN_1", "Ann_1"):
+        refused = client.post("/v1/players", json={"name": taken})
+        assert refused.status_code == 409 and refused.get_json()["code"] == "name_taken"
+    # The key is nowhere in Redis, in any spelling: only its hash is.
+    for key in platform.redis.scan_iter():
+        kind = platform.redis.type(key)
+        values = [platform.redis.get(key)] if kind == b"string" else []
+        assert all(player["key"].encode() not in (v or b"") for v in [key, *values])
+    me = client.get("/v1/players/me", headers=bearer(player["key"])).get_json()
+    assert me == {"id": player["id"], "name": "Ann_1", "created_at": player["created_at"]}
+
+
+@pytest.mark.parametrize("name", ["ab", "a" * 21, "_ann", "-ann", "ann bob", "ann!", "ännä", "", "ann\n"])
+def test_a_name_outside_the_rule_is_refused_with_the_rule_and_registers_nothing(
+    client: FlaskClient, platform: Platform, name: str
+) -> None:
+    refused = client.post("/v1/players", json={"name": name})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request"
+    assert name == "" or "3 to 20 characters" in refused.get_json()["rule"]
+    assert not list(platform.redis.scan_iter(match="*players*"))
+
+
+def test_a_player_creates_a_game_in_its_own_seat_and_acts_with_its_key(client: FlaskClient) -> None:
+    ann, ann_key = register(client, "ann")
+    _, bob_key = register(client, "bob")
+    created = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"name": "carl"}]}, headers=ann_key
+    )
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    mine, carl = game["seats"]
+    assert mine["player"] == ann["id"] and mine["name"] == "ann" and "token" not in mine, "no token for a player's seat"
+    assert carl["player"] is None and "token" in carl
+    view = client.get(f"/v1/games/{game['id']}", headers=ann_key).get_json()
+    assert view["seat"] == 0 and view["legal_actions"]
+    acted = client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": view["legal_actions"][0], "expected_version": view["version"]},
+        headers=ann_key,
+    )
+    assert acted.status_code == 200
+    # Another player's key reads as a spectator and cannot act.
+    theirs = client.get(f"/v1/games/{game['id']}", headers=bob_key).get_json()
+    assert theirs["seat"] is None and theirs["legal_actions"] == [] and theirs["view"]["hands"] == [1, 1]
+    version = theirs["version"]
+    refused = client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "draw"}, "expected_version": version},
+        headers=bob_key,
+    )
+    assert refused.status_code == 403 and refused.get_json()["code"] == "not_your_seat"
+    assert client.get(f"/v1/games/{game['id']}").get_json()["version"] == version, "appends nothing"
+    # A 'me' seat needs a player key; a player holds one seat of a game.
+    anonymous = client.post("/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"name": "carl"}]})
+    assert anonymous.status_code == 401
+    twice = client.post("/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"me": True}]}, headers=ann_key)
+    assert twice.status_code == 409 and twice.get_json()["code"] == "already_seated"
+
+
+def test_a_player_joins_an_open_seat_with_its_key_once(client: FlaskClient) -> None:
+    ann, ann_key = register(client, "ann")
+    game = client.post("/v1/games", json={"kind": "tiny", "players": [{"open": True}, {"open": True}]}).get_json()
+    joined = client.post(f"/v1/games/{game['id']}/seats/0/join", json={}, headers=ann_key)
+    assert joined.status_code == 200, joined.get_json()
+    assert joined.get_json()["token"] is None and joined.get_json()["game"]["seats"][0]["player"] == ann["id"]
+    assert joined.get_json()["game"]["seats"][0]["name"] == "ann"
+    again = client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=ann_key)
+    assert again.status_code == 409 and again.get_json()["code"] == "already_seated"
+    nameless = client.post(f"/v1/games/{game['id']}/seats/1/join", json={})
+    assert nameless.status_code == 422
+
+
+def test_a_player_claims_a_seat_it_played_by_token_and_the_token_stops(client: FlaskClient, platform: Platform) -> None:
+    ann, ann_key = register(client, "ann")
+    game = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "ann"}, {"name": "bob"}]}).get_json()
+    token, bob_token = game["seats"][0]["token"], game["seats"][1]["token"]
+    wrong = client.post(f"/v1/games/{game['id']}/seats/0/claim", json={"token": bob_token}, headers=ann_key)
+    assert wrong.status_code == 403 and wrong.get_json()["code"] == "not_your_seat"
+    without_key = client.post(f"/v1/games/{game['id']}/seats/0/claim", json={"token": token}, headers=bearer(token))
+    assert without_key.status_code == 401
+    claimed = client.post(f"/v1/games/{game['id']}/seats/0/claim", json={"token": token}, headers=ann_key)
+    assert claimed.status_code == 200, claimed.get_json()
+    assert claimed.get_json()["seats"][0]["player"] == ann["id"] and claimed.get_json()["seat"] == 0
+    assert platform.store.read(game["id"])[-1].type == "SeatClaimed"
+    assert client.get(f"/v1/games/{game['id']}", headers=bearer(token)).status_code == 401, "the token is revoked"
+    assert client.get(f"/v1/games/{game['id']}", headers=ann_key).get_json()["seat"] == 0
+    again = client.post(f"/v1/games/{game['id']}/seats/0/claim", json={"token": token}, headers=ann_key)
+    assert again.status_code == 403, "the token is gone"
+
+
+def test_a_rotated_key_stops_at_once_and_a_revoked_player_acts_no_more(client: FlaskClient) -> None:
+    ann, old = register(client, "ann")
+    game = client.post("/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"name": "bob"}]}, headers=old)
+    rotated = client.post("/v1/players/me/key", headers=old)
+    assert rotated.status_code == 200 and rotated.get_json()["key"] != ann["key"]
+    new = bearer(rotated.get_json()["key"])
+    for path in ("/v1/players/me", f"/v1/games/{game.get_json()['id']}"):
+        assert client.get(path, headers=old).status_code == 401
+    assert client.get("/v1/players/me", headers=new).status_code == 200
+    assert client.delete("/v1/players/me/key", headers=new).status_code == 204
+    assert client.get("/v1/players/me", headers=new).status_code == 401
+    assert client.post("/v1/players/me/key", headers=new).status_code == 401, "no new key for a revoked one"
+    assert client.get("/v1/players/ann").status_code == 200, "the name and profile stay"
+
+
+def test_my_games_and_a_profile_are_read_models_a_rebuild_reproduces(client: FlaskClient, platform: Platform) -> None:
+    ann, ann_key = register(client, "ann")
+    bob, bob_key = register(client, "bob")
+    first = client.post("/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"name": "x"}]}, headers=ann_key)
+    second = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"name": "y"}, {"open": True}], "options": {"start": 9}}
+    ).get_json()
+    client.post(f"/v1/games/{second['id']}/seats/1/join", json={}, headers=ann_key)
+    client.post("/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"name": "z"}]}, headers=bob_key)
+    # The second game ends: its first seat reaches 10.
+    y = bearer(second["seats"][0]["token"])
+    version = client.get(f"/v1/games/{second['id']}").get_json()["version"]
+    ended = client.post(
+        f"/v1/games/{second['id']}/actions",
+        json={"action": {"type": "add", "amount": 1}, "expected_version": version},
+        headers=y,
+    )
+    assert ended.status_code == 200
+    projector = drain(platform)
+    mine = client.get("/v1/players/me/games", headers=ann_key).get_json()
+    assert mine["total"] == 2 and [g["id"] for g in mine["games"]] == [second["id"], first.get_json()["id"]]
+    by_id = {g["id"]: g for g in mine["games"]}
+    assert by_id[first.get_json()["id"]]["my_seat"] == 0 and by_id[first.get_json()["id"]]["my_turn"] is True
+    assert by_id[second["id"]]["my_seat"] == 1 and by_id[second["id"]]["my_turn"] is False
+    active = client.get("/v1/players/me/games?status=active", headers=ann_key).get_json()
+    assert [g["id"] for g in active["games"]] == [first.get_json()["id"]]
+    assert client.get("/v1/players/me/games?kind=dragoborne", headers=ann_key).get_json()["total"] == 0
+    assert client.get("/v1/players/me/games", headers=bob_key).get_json()["total"] == 1, "only bob's own"
+    assert client.get("/v1/players/me/games").status_code == 401
+    profile = client.get("/v1/players/ANN").get_json()
+    assert profile["id"] == ann["id"] and profile["finished_games"]["total"] == 1
+    assert [g["id"] for g in profile["finished_games"]["latest"]] == [second["id"]]
+    assert "key" not in profile and client.get("/v1/players/nobody").status_code == 404
+    assert bob["id"] not in str(profile)
+    live = projector.models.snapshot()
+    projector.rebuild()
+    assert projector.models.snapshot() == live
+    assert any(":player:" in key for key in live), "the players' lists are among the models compared"
