@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import GameEvent, outcome_of, redeal, replace, shuffled_hidden
 from games.dragoborne.cards import card_of
+from games.dragoborne.costs import payment
 from games.dragoborne.state import Pending, Side, State, remaining_edr, stats
 
 
@@ -221,7 +222,15 @@ def _material(state: State, seat: int) -> float:
         + shields
         + 1.0 * (len(side.hand) + len(side.lifted))  # a broken barrier is its owner's card (hand or Fort Burst)
         + 0.8 * len(side.resources)
+        + 0.05 * _payable(state, side)
     )
+
+
+def _payable(state: State, side: Side) -> int:
+    """Cards in hand the standing resources could still pay for: a tie-break between ways of
+    paying a cost (revision 2), so that the bot keeps the colours its hand needs standing."""
+    cards = [card_of(c, state.rules) for c in side.hand]
+    return sum(1 for card in cards if card.type != "banner" and payment(side, card.colour, card.cost) is not None)
 
 
 def evaluate(state: State, seat: int) -> float:
