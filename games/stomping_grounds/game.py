@@ -29,6 +29,7 @@ from .state import Player, Realm, State
 
 REVISION_1_TURN_LIMIT = 40  # on by default under rules revision 1 only
 
+HOARD_TURNS = 4.0
 EFFECT_VALUE = {
     "burn": 1.0,
     "draw": 0.7,
@@ -411,6 +412,11 @@ def _score(state: State, seat: int) -> float:
             if held is not None:
                 c = card(held, state.rules)
                 score += _chance(state, seat, c.colour, c.number or 0) * _effects_value(c.effect)
+    # a hoard keeps working: its triggers for some turns yet (fewer as the deck runs out)
+    turns_left = HOARD_TURNS * min(1.0, p.remaining / 30)
+    for held in p.hoard:
+        c = card(held, state.rules)
+        score += turns_left * _effects_value(c.trigger) + 0.5 * c.bonus_luck
     if p.dragon is not None and not (state.active == seat and state.attempted):
         held = board.live_challenge(board.realm_at(state, p.dragon), state.rules)
         if held is not None:

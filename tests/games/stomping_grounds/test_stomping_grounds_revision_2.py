@@ -281,11 +281,11 @@ def test_the_landing_realms_stash_one(deck: str, slug: str) -> None:
 
 def test_hoardbreaker_charge_breaks_a_hoard_and_what_required_it_stays() -> None:
     """'Once you've played them, they stay in play even if the required card leaves play.'"""
-    charge, sceptre, chest = cid(0, "hoardbreaker-charge"), cid(1, "ivory-sceptre"), cid(1, "tribute-chest")
+    charge, sceptre, choir = cid(0, "hoardbreaker-charge"), cid(1, "ivory-sceptre"), cid(1, "choir-of-admirers")
     state = table(
         decks=("ember", "ivory"),
         realms=[(0, ORCHARD, (0, 0)), (1, cid(1, "pilgrim-road"), (1, 0))],
-        hoards=[[], [sceptre, chest]],
+        hoards=[[], [sceptre, choir]],
         dragons=[(0, 0), (1, 0)],
         hands=[[charge]],
         stashes=[[cid(0, "stoke-the-embers"), cid(0, "stoke-the-embers", 2)]],
@@ -294,45 +294,45 @@ def test_hoardbreaker_charge_breaks_a_hoard_and_what_required_it_stays() -> None
     _, state = when(state, 0, {"type": "play", "card": charge})
     _, state = _pass_round(state, 1, 0)
     assert [(o.seat, o.kind) for o in state.owed] == [(0, "break"), (0, "burn")]
-    assert GAME.legal_actions(state, 0) == [{"type": "break", "card": sceptre}, {"type": "break", "card": chest}]
+    assert GAME.legal_actions(state, 0) == [{"type": "break", "card": sceptre}, {"type": "break", "card": choir}]
     events, state = when(state, 0, {"type": "break", "card": sceptre})
     assert first(events, "HoardBroken").data == {"seat": 1, "card": sceptre, "by": 0, "settles": True}
-    assert state.players[1].hoard == (chest,) and state.players[1].junk[-1] == sceptre
+    assert state.players[1].hoard == (choir,) and state.players[1].junk[-1] == sceptre
 
 
-def test_tribute_chest_requires_ivory_sceptre() -> None:
+def test_choir_of_admirers_requires_ivory_sceptre() -> None:
     """'Some cards need to have specific cards in your hoard to play.'"""
-    chest, sceptre = cid(0, "tribute-chest"), cid(0, "ivory-sceptre")
+    choir, sceptre = cid(0, "choir-of-admirers"), cid(0, "ivory-sceptre")
     stash = [cid(0, "gifts-of-the-gentry", n) for n in (1, 2, 3)]
     bare = table(
         decks=("ivory", "ember"),
         realms=[(0, cid(0, "pilgrim-road"), (0, 0))],
         dragons=[(0, 0), None],
-        hands=[[chest]],
+        hands=[[choir]],
         stashes=[stash],
         phase="reclaim",
     )
-    assert {"type": "play", "card": chest} not in GAME.legal_actions(bare, 0)
+    assert {"type": "play", "card": choir} not in GAME.legal_actions(bare, 0)
     with pytest.raises(IllegalAction):
-        GAME.decide(bare, 0, {"type": "play", "card": chest}, random.Random(0))
+        GAME.decide(bare, 0, {"type": "play", "card": choir}, random.Random(0))
     held = table(
         decks=("ivory", "ember"),
         realms=[(0, cid(0, "pilgrim-road"), (0, 0))],
         hoards=[[sceptre]],
         dragons=[(0, 0), None],
-        hands=[[chest]],
+        hands=[[choir]],
         stashes=[stash],
         phase="reclaim",
     )
-    assert {"type": "play", "card": chest} in GAME.legal_actions(held, 0)
+    assert {"type": "play", "card": choir} in GAME.legal_actions(held, 0)
 
 
 def test_card_changes_are_an_overlay_for_revision_2_only() -> None:
     """Revision 1 keeps the deck files; revision 2's changes keep each deck's spread of luck."""
     old, new = CARDS_BY_RULES[1], CARDS_BY_RULES[2]
     changed = [slug for slug, c in new.items() if c != old[slug]]
-    assert {"sulfur-springs", "hoardbreaker-charge", "tribute-chest", "pilgrim-road"} <= set(changed)
-    assert all(new[s].text != old[s].text or new[s].luck != old[s].luck for s in changed)
+    assert {"sulfur-springs", "hoardbreaker-charge", "choir-of-admirers", "pilgrim-road"} <= set(changed)
+    assert all((new[s].text, new[s].luck, new[s].cost) != (old[s].text, old[s].luck, old[s].cost) for s in changed)
     for order in DECKS.values():
         assert sorted(new[s].luck for s in order) == sorted(old[s].luck for s in order)
 
