@@ -61,10 +61,9 @@ def decide_attack(state: State, seat: int, action: Mapping[str, Any], rng: rando
     declared = _declared(state, seat, action)
     if not state.several_attackers:
         return [declared]
-    after = EVOLVE[declared.type](state, GameEvent(declared.type, {**declared.data, "declaring": True}, seat))
-    if not legal_attacks(after, seat):
-        return [declared]
-    return [GameEvent(declared.type, {**declared.data, "declaring": True}, seat)]
+    declaring = GameEvent(declared.type, {**declared.data, "declaring": True}, seat)
+    others_may_join = bool(legal_attacks(EVOLVE[declaring.type](state, declaring), seat))
+    return [declaring if others_may_join else declared]
 
 
 def legal_joins(state: State, seat: int) -> list[Action]:
