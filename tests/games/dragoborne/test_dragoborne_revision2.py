@@ -9,7 +9,7 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from games.base import replace
+from games.base import InvalidOptions, replace
 from games.dragoborne import GAME
 from games.dragoborne.cards import CARDS, CARDS_2, DECKS_2, cards_of, deck_keys
 from games.dragoborne.costs import payment, payments, resources_for
@@ -359,3 +359,23 @@ def test_card_names_and_action_cards() -> None:
     summon = _summons(game, 0, "0-cinder-lancer-1")[0]
     assert GAME.action_cards(game.state, 0, summon) == ("Cinder Lancer",)
     assert GAME.action_cards(game.state, 0, {"type": "end_turn"}) == ()
+
+
+# ---------------------------------------------------------------- the rulebook's worked example
+
+
+def test_worked_example_two_yellow_dice_and_one_red_die_play_two_yellow_banners_and_one_red() -> None:
+    """'if you have 2 Yellow dice and 1 Red die, you must play 2 Yellow Banners and 1 Red Banner':
+    such a deck plays, its forts take the banners' colours, and a Yellow die shields a Yellow fort
+    only; with the banners the other way round it is refused."""
+    cards = DECKS_2["emberguard"]["cards"]
+    dice = ["yellow", "yellow", "red"]
+    example = {"cards": cards, "banners": ["dawn-standard", "dawn-standard", "ember-standard"], "dice": dice}
+    game = Scenario(first=0, decks=(example, "tidecrypt"))
+    forts = GAME.view(game.state, 0)["players"][0]["forts"]
+    assert [f["colour"] for f in forts] == ["yellow", "yellow", "red"]
+    shields = {(a["die"], a["fort"]) for a in game.legal(0) if a["type"] == "shield"}
+    assert shields == {(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)}
+    wrong = {"cards": cards, "banners": ["dawn-standard", "ember-standard", "ember-standard"], "dice": dice}
+    with pytest.raises(InvalidOptions, match="each banner must match the colour of a die"):
+        GAME.validate_options({"decks": [wrong, "tidecrypt"]}, 2)
