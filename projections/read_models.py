@@ -65,6 +65,17 @@ class ReadModels:
                 pipe.zrange(self.key("games", status, partition=index), 0, -1)
             return [game_id.decode() for ids in pipe.execute() for game_id in ids]
 
+    def before(self, table: Table) -> tuple[bool, dict[str, Any] | None]:
+        """Whether the models are behind ``table``, and the game's summary as they hold it
+        (None for a game they have not seen)."""
+        index = partition_of(table.game_id, self.partitions)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self.key("applied", partition=index), table.game_id)
+            pipe.hget(self.key("summary", partition=index), table.game_id)
+            applied, summary = pipe.execute()
+        behind = applied is None or int(applied) < table.version
+        return behind, None if summary is None else json.loads(summary)
+
     def apply(self, table: Table) -> bool:
         """Bring the models up to ``table``; False when they already are."""
         index = partition_of(table.game_id, self.partitions)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import redis
 
 from core.platform import Platform
+from projections.inbox import Inbox
 
 GROUP = "projector"
 CLAIM_IDLE_MS = 30_000
@@ -24,6 +25,8 @@ class Projector:
         self.platform = platform
         self.claim_idle_ms = claim_idle_ms
         self.models = platform.read_models
+        self.inbox = Inbox(platform.redis, platform.config.prefix)
+        self.noting = True  # off while rebuilding: a rebuild tells no player anything
         # Named after the host, not the process: a projector restarted after a crash is the
         # same consumer and first finishes the entries its predecessor was handed, instead
         # of leaving them pending until another consumer claims them as idle.
@@ -36,6 +39,10 @@ class Projector:
     def apply(self, game_id: str) -> None:
         table = self.platform.tables.load(game_id)
         if table is not None:
+            if self.noting:  # the players' inboxes, before the models move (at least once)
+                behind, previous = self.models.before(table)
+                if behind:
+                    self.inbox.note(previous, table)
             self.models.apply(table)
             # A process killed between ending a game and recording it: the ledger catches up here.
             if table.status == "finished" and self.platform.ledger.of(game_id) is None:
@@ -81,8 +88,12 @@ class Projector:
         """Rebuild every read model from zero, from the games' logs."""
         self.models.clear()
         ids = list(self.platform.store.game_ids())
-        for done, game_id in enumerate(ids, start=1):
-            self._applied(game_id)
-            if progress:
-                progress(done, len(ids))
+        self.noting = False
+        try:
+            for done, game_id in enumerate(ids, start=1):
+                self._applied(game_id)
+                if progress:
+                    progress(done, len(ids))
+        finally:
+            self.noting = True
         return len(ids)

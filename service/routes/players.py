@@ -1,20 +1,27 @@
-"""Players (issue 21): register, the player itself, its key, its games, a public profile."""
+"""Players (issue 21): register, the player itself, its key, its games, a public profile,
+and its live stream."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
+from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, request, stream_with_context
+from redis import RedisError
 
 from core.errors import CommandError
+from projections.inbox import Inbox
 from service import schemas
-from service.http import body, caller_player, platform
+from service.http import bearer, body, caller_player, platform
 from service.routes.games import int_arg
 
 bp = Blueprint("players", __name__)
 
 PROFILE_GAMES = 20
+CURSOR = re.compile(r"0|\d{1,20}-\d{1,20}")  # "0": from the oldest notice kept
 
 
 def _json(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -90,3 +97,47 @@ def profile(name: str) -> Response:
     total, finished = platform().read_models.games("finished", None, 0, PROFILE_GAMES, player=player["id"])
     out = {**player, "finished_games": {"total": total, "latest": finished}}
     return _json(schemas.one(schemas.ProfileOut).dump(out))
+
+
+@bp.get("/v1/players/me/stream")
+def stream() -> Response:
+    """Server-sent events of everything that concerns the player in any game (see
+    ``projections.inbox``): each event's id is a cursor; a client reconnects with
+    ``Last-Event-ID`` (or ``?after=``) and gets what it missed, as long as the inbox keeps
+    it. Without a cursor the stream starts from now. The stream ends when the key stops
+    working (rotated or revoked)."""
+    player = _me()
+    token = bearer() or ""
+    inbox = Inbox(platform().redis, platform().config.prefix)
+    resume = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if resume is not None and CURSOR.fullmatch(resume) is None:
+        raise CommandError(
+            "invalid_request",
+            "Last-Event-ID must be an event id of this stream (digits-digits), or 0 for the oldest kept.",
+        )
+    p = platform()
+    heartbeat = p.config.heartbeat_seconds
+    after = resume if resume is not None else inbox.last_id(player["id"])
+
+    def generate() -> Iterator[str]:
+        last = after
+        yield "retry: 2000\n\n"
+        while True:
+            try:
+                if p.players.authenticate(token) is None:  # rotated or revoked: the stream ends
+                    yield "event: key_revoked\ndata: {}\n\n"
+                    return
+                found = inbox.read(player["id"], last, block_ms=heartbeat * 1000)
+            except RedisError:
+                yield ": store unavailable, retrying\n\n"
+                time.sleep(1)
+                continue
+            if not found:
+                yield ": heartbeat\n\n"
+                continue
+            for entry_id, notice in found:
+                yield f"id: {entry_id}\nevent: {notice['type']}\ndata: {json.dumps(notice)}\n\n"
+                last = entry_id
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)

@@ -4,6 +4,7 @@ my games and a public profile, as read models that a rebuild reproduces."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -180,3 +181,70 @@ def test_my_games_and_a_profile_are_read_models_a_rebuild_reproduces(client: Fla
     projector.rebuild()
     assert projector.models.snapshot() == live
     assert any(":player:" in key for key in live), "the players' lists are among the models compared"
+
+
+def stream_events(
+    client: FlaskClient, headers: dict[str, str], count: int, after: str = "0"
+) -> list[tuple[str, str, dict]]:
+    """The first ``count`` events of the player's stream after cursor ``after``."""
+    response = client.get(f"/v1/players/me/stream?after={after}", headers=headers, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    found: list[tuple[str, str, dict]] = []
+    for chunk in response.response:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith("id: "):
+            lines = dict(line.split(": ", 1) for line in text.strip().splitlines())
+            found.append((lines["id"], lines["event"], json.loads(lines["data"])))
+        elif text.startswith("event: key_revoked"):
+            found.append(("", "key_revoked", {}))
+        if len(found) >= count:
+            break
+    response.close()
+    return found
+
+
+def test_each_player_hears_its_own_games_on_its_stream_and_resumes_by_cursor(
+    client: FlaskClient, platform: Platform
+) -> None:
+    ann, ann_key = register(client, "ann")
+    bob, bob_key = register(client, "bob")
+    _, carl_key = register(client, "carl")
+    game = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"open": True}]}, headers=ann_key
+    ).get_json()
+    drain(platform)
+    client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bob_key)
+    drain(platform)
+    heard = stream_events(client, ann_key, 3)
+    assert [(e, d["game"], d["seat"]) for _, e, d in heard] == [
+        ("seated", game["id"], 0),
+        ("seat_filled", game["id"], 0),
+        ("game_started", game["id"], 0),
+    ]
+    view = client.get(f"/v1/games/{game['id']}", headers=ann_key).get_json()
+    first = view["to_act"][0]
+    mover, waiter = (ann_key, bob_key) if first == 0 else (bob_key, ann_key)
+    client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "add", "amount": 1}, "expected_version": view["version"]},
+        headers=mover,
+    )
+    drain(platform)
+    inbox = Projector(platform, "x").inbox
+    waiting = platform.players.authenticate(waiter["Authorization"][7:])
+    assert waiting is not None
+    turn = stream_events(client, waiter, len(inbox.read(waiting["id"], "0", None)))
+    assert turn[-1][1] == "your_turn" and turn[-1][2]["seat"] == (1 - first)
+    # Resumed after its second event, ann's stream starts at its third.
+    resumed = stream_events(client, ann_key, 1, after=heard[1][0])
+    assert resumed[0][0] == heard[2][0]
+    # Carl is in no game: his stream is empty of ann's and bob's games.
+    assert inbox.read(platform.players.authenticate(carl_key["Authorization"][7:])["id"], "0", None) == []
+    # A rebuild of the models tells no one anything again.
+    before = [len(inbox.read(p["id"], "0", None, count=1000)) for p in (ann, bob)]
+    Projector(platform, "rebuilder").rebuild()
+    assert [len(inbox.read(p["id"], "0", None, count=1000)) for p in (ann, bob)] == before
+    # A rotated key's stream ends.
+    client.post("/v1/players/me/key", headers=ann_key)
+    assert client.get("/v1/players/me/stream", headers=ann_key).status_code == 401
+    assert client.get("/v1/players/me/stream?after=bad", headers=bob_key).status_code == 422
