@@ -311,8 +311,9 @@ def test_the_per_card_table_names_every_card_a_player_can_use() -> None:
 
 
 def test_the_typical_estate_line_after_eight_turns() -> None:
-    """The rulebook's "Typical Estate Line": Estate Power 5, Fortress Power 5, one gold, just into
-    Fallow, "and may now start purchasing Barns and Gate Towers"."""
+    """ "This Estate recently entered into the Fallow phase and may now start purchasing Barns and
+    Gate Towers." (the rulebook's typical line after about eight turns: Estate Power 5, Fortress
+    Power 5, one gold)"""
     line = ["crop-field-01", "farmstead-01", "watch-tower-01", "gold-01", "guard-tower-01"]
     line += ["crop-field-02", "guard-tower-02", "fallow-01"]
     table = given(table_event(lines={0: line}, reached={0: 1}))
