@@ -452,3 +452,26 @@ def test_example_saint_george_only_on_an_unoccupied_town() -> None:
     )
     spots = [a["at"] for a in GAME.legal_actions(state, 0) if a["type"] == "play" and a["card"] == george]
     assert spots == [[1, 0]]
+
+
+# --- what bench.balance reads ---------------------------------------------------------
+
+
+def test_card_names_and_the_cards_an_action_uses() -> None:
+    """The per-card table's names: every card dealt, and the card an action plays or uses
+    (a card played, a challenge attempted, a realm whose landing text the dragon uses)."""
+    state = table(
+        decks=("tide", "ember"),
+        realms=[(0, cid(0, "fogbank-shoals"), (0, 0)), (0, cid(0, "misty-scalespine-mountain"), (1, 0))],
+        challenges=[(0, cid(0, "scry-the-deep"), (0, 0))],
+        dragons=[(0, 0), None],
+        hands=[[cid(0, "twist-of-fate")]],
+        stashes=[[cid(0, "deep-study")]],
+    )
+    names = GAME.card_names(state)
+    assert "Misty Scalespine Mountain" in names and "Burn Down the Farm" in names and len(names) == len(set(names))
+    assert GAME.action_cards(state, 0, {"type": "attempt"}) == ("Scry the Deep",)
+    assert GAME.action_cards(state, 0, {"type": "play", "card": cid(0, "twist-of-fate")}) == ("Twist of Fate",)
+    flight = fold(GAME, [ev("PhaseBegan", None, phase="flight")], state)
+    assert GAME.action_cards(flight, 0, {"type": "fly", "to": [1, 0]}) == ("Misty Scalespine Mountain",)
+    assert GAME.action_cards(flight, 0, {"type": "land"}) == ()
