@@ -20,6 +20,7 @@ from games.rng import commitment, derive_rng
 from projections.table import Table
 
 BOT_LEVELS = ("random", "greedy", "ismcts")
+INVITE_SECONDS = 7 * 24 * 3600  # an invite code lapses a week after the game's creation
 MAX_NAME = 64
 
 
@@ -33,12 +34,19 @@ class Creation(Commands):
         command_id: str | None = None,
         forked_from: Mapping[str, Any] | None = None,
         turn_seconds: int | None = None,
+        unlisted: bool = False,
     ) -> Created:
+        """A new game. ``unlisted``: left out of the lobby, the lists and the profiles (anyone
+        with its id still reaches it). An open seat may be reserved for a player
+        (``reserved_for``: its id) or opened by an invite code (``invite``: the code is among
+        the answer's tokens, lapses after ``INVITE_SECONDS`` and serves once)."""
         if command_id is None:
             # Without a key the request cannot be asked again: its tokens are answered as
             # written on the master (see ``confirm``).
-            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds)
+            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds, unlisted)
         request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
+        if unlisted:
+            request.append("unlisted")
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
         deadline = time.monotonic() + self.vault.CLAIM_SECONDS
         while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
@@ -56,7 +64,7 @@ class Creation(Commands):
                 raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")
             time.sleep(0.05)  # the first request with this key is creating the game
         try:
-            created = self._create_game(kind, players, options, seed, command_id, forked_from, turn_seconds)
+            created = self._create_game(kind, players, options, seed, command_id, forked_from, turn_seconds, unlisted)
         except BaseException:
             self.vault.abandon_create(command_id)
             raise
@@ -73,6 +81,7 @@ class Creation(Commands):
         command_id: str | None,
         forked_from: Mapping[str, Any] | None,
         turn_seconds: int | None,
+        unlisted: bool = False,
     ) -> Created:
         game = registry.get(kind)
         if game is None:
@@ -104,6 +113,7 @@ class Creation(Commands):
                 "seed_chosen_by_creator": chosen_seed,
                 "forked_from": dict(forked_from) if forked_from else None,
                 "turn_seconds": turn_seconds,
+                **({"unlisted": True} if unlisted else {}),
                 **draws_record(rng),
             },
         )
@@ -113,25 +123,42 @@ class Creation(Commands):
         table = self.tables.fold(game_id, None, list(result.envelopes))
         self.tables.remember(table)
         self.tables.snapshots.put(table)
-        # A seat a player holds needs no token: the player's key acts for it.
+        # A seat a player holds needs no token: the player's key acts for it. An invite seat's
+        # token is its invite code (it lapses, and joining revokes it).
         tokens = {
             i: self.vault.issue_token(game_id, i)
             for i, s in enumerate(seats)
             if not s["bot"] and not s["open"] and not s.get("player")
         }
+        tokens |= {
+            i: self.vault.issue_token(game_id, i, seconds=INVITE_SECONDS)
+            for i, s in enumerate(seats)
+            if s.get("invite")
+        }
         self._scheduled(table)
         return Created(table, tokens, result.replicated)
 
     def join(
-        self, game_id: str, seat: int, name: str | None, player: Mapping[str, Any] | None = None
+        self,
+        game_id: str,
+        seat: int,
+        name: str | None,
+        player: Mapping[str, Any] | None = None,
+        invite: str | None = None,
     ) -> tuple[Table, str | None]:
         """Take an open seat: by name, with a new seat token; or for ``player`` (its name,
-        and no token: the player's key acts for the seat)."""
+        and no token: the player's key acts for the seat). A reserved seat takes only its
+        player; an invite seat only its code."""
         table = self.load(game_id)
         if not 0 <= seat < len(table.seats):
             raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
-        if not table.seats[seat].open:
+        wanted = table.seats[seat]
+        if not wanted.open:
             raise CommandError("seat_taken", f"Seat {seat} is not open.")
+        if wanted.reserved_for is not None and (player is None or player["id"] != wanted.reserved_for):
+            raise CommandError("not_your_seat", f"Seat {seat} is reserved for another player.")
+        if wanted.invite and (invite is None or self.vault.owner(invite) != (game_id, seat)):
+            raise CommandError("not_your_seat", f"Seat {seat} opens only with its invite code (used once; it lapses).")
         data: dict[str, Any] = {"seat": seat, "name": check_name(name if player is None else player["name"])}
         if player is not None:
             self._not_seated(table, player)
@@ -145,6 +172,8 @@ class Creation(Commands):
             )
         except VersionConflict:
             raise CommandError("seat_taken", f"Seat {seat} was taken by someone else; try another.") from None
+        if wanted.invite:
+            self.vault.revoke(game_id, seat)  # the code served once
         token = self.vault.issue_token(game_id, seat) if player is None else None
         table = self.tables.advance(table, list(result.envelopes))
         self._scheduled(table)
@@ -195,7 +224,12 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if not isinstance(player, Mapping):
             raise CommandError("invalid_request", f"Player {index} must be an object.")
         if player.get("open"):
-            seats.append({"name": None, "bot": None, "open": True})
+            seat_: dict[str, Any] = {"name": None, "bot": None, "open": True}
+            if player.get("reserved_for"):  # a player's id (resolved by the API)
+                seat_["reserved_for"] = str(player["reserved_for"])
+            elif player.get("invite"):
+                seat_["invite"] = True
+            seats.append(seat_)
             continue
         bot = player.get("bot")
         if bot is not None and bot not in BOT_LEVELS:

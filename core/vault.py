@@ -33,8 +33,9 @@ class Secrets(abc.ABC):
         """The game's seed; LookupError for a game without one."""
 
     @abc.abstractmethod
-    def issue_token(self, game_id: str, seat: int) -> str:
-        """A new 256-bit token for ``seat``; only its SHA-256 is kept."""
+    def issue_token(self, game_id: str, seat: int, seconds: int | None = None) -> str:
+        """A new 256-bit token for ``seat``; only its SHA-256 is kept. ``seconds``: it
+        lapses after that long (an invite code)."""
 
     @abc.abstractmethod
     def owner(self, token: str) -> tuple[str, int] | None:
@@ -104,15 +105,15 @@ class Vault(Secrets):
         """The key naming whom the token with SHA-256 ``digest`` acts for."""
         return f"{self.prefix}:token:{digest}"
 
-    def issue_token(self, game_id: str, seat: int) -> str:
+    def issue_token(self, game_id: str, seat: int, seconds: int | None = None) -> str:
         """A new 256-bit token for ``seat``; only its SHA-256 is stored.
 
         Two writes to two slots (a cluster refuses them in one transaction), in the order
         that leaves nothing usable half-done: the game's list of its tokens first (what
         ``revoke`` reads), then the token's key, which makes it work."""
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         self.redis.hset(self._key(game_id, "tokens"), token_hash(token), seat)
-        self.redis.set(self.token_key(token), f"{game_id}:{seat}")
+        self.redis.set(self.token_key(token), f"{game_id}:{seat}", ex=seconds)
         return token
 
     def owner(self, token: str) -> tuple[str, int] | None:
@@ -168,6 +169,7 @@ class MemoryVault(Secrets):
         self._seeds: dict[str, str] = {}
         self._owners: dict[str, tuple[str, int]] = {}  # token hash -> (game, seat)
         self._creates: dict[str, tuple[float, str]] = {}  # key hash -> (expires at, record)
+        self._lapses: dict[str, float] = {}  # token hash -> when it stops (invite codes)
 
     def set_seed(self, game_id: str, seed: str) -> None:
         with self._lock:
@@ -179,15 +181,20 @@ class MemoryVault(Secrets):
                 raise LookupError(f"game {game_id} has no seed")
             return self._seeds[game_id]
 
-    def issue_token(self, game_id: str, seat: int) -> str:
-        token = secrets.token_urlsafe(32)
+    def issue_token(self, game_id: str, seat: int, seconds: int | None = None) -> str:
+        token = new_token()
         with self._lock:
             self._owners[token_hash(token)] = (game_id, seat)
+            if seconds is not None:
+                self._lapses[token_hash(token)] = time.monotonic() + seconds
         return token
 
     def owner(self, token: str) -> tuple[str, int] | None:
         with self._lock:
-            return self._owners.get(token_hash(token))
+            digest = token_hash(token)
+            if self._lapses.get(digest, float("inf")) <= time.monotonic():
+                return None
+            return self._owners.get(digest)
 
     def _live(self, key: str) -> str | None:
         found = self._creates.get(hashlib.sha256(key.encode()).hexdigest())
@@ -216,6 +223,14 @@ class MemoryVault(Secrets):
         with self._lock:
             for digest in [d for d, owner in self._owners.items() if owner == (game_id, seat)]:
                 del self._owners[digest]
+
+
+def new_token() -> str:
+    """256 random bits, URL-safe; never one that reads as a player key (``tsp_...``)."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("tsp_"):
+            return token
 
 
 def token_hash(token: str) -> str:

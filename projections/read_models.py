@@ -108,16 +108,21 @@ class ReadModels:
         # it hold equal dicts in different key orders, and the models must not depend on which.
         pipe.hset(key("summary"), table.game_id, json.dumps(summary, sort_keys=True))
         pipe.hset(key("status"), table.game_id, table.status)
-        # The lobby's lists, and each player's own (issue 21: "my games", a profile).
-        owners = [(), *(("player", seat.player) for seat in table.seats if seat.player)]
-        for owner in owners:
-            for status in STATUSES:
-                if status != table.status:
+        # The lobby's lists, each player's own ("my games") and each player's public ones (its
+        # profile). An unlisted game is in its players' own lists only; an open game whose
+        # open seats are all reserved or by invite is not in the lobby until it starts.
+        listed = not table.unlisted and (table.status != "open" or any(seat.public for seat in table.seats))
+        players = [seat.player for seat in table.seats if seat.player]
+        lists = [((), listed), *((("player", p), True) for p in players)]
+        lists += [(("player", p, "public"), not table.unlisted) for p in players]
+        for owner, shown in lists:
+            for status in (*STATUSES, "all"):
+                if shown and status in (table.status, "all"):
+                    pipe.zadd(key(*owner, "games", status), {table.game_id: score})
+                    pipe.zadd(key(*owner, "games", status, table.kind), {table.game_id: score})
+                else:
                     pipe.zrem(key(*owner, "games", status), table.game_id)
                     pipe.zrem(key(*owner, "games", status, table.kind), table.game_id)
-            for status in (table.status, "all"):
-                pipe.zadd(key(*owner, "games", status), {table.game_id: score})
-                pipe.zadd(key(*owner, "games", status, table.kind), {table.game_id: score})
         stats = key("stats", table.kind)
         if previous_status is None:
             pipe.hincrby(stats, "games", 1)
@@ -132,10 +137,16 @@ class ReadModels:
     def games(
         self, status: str | None, kind: str | None, offset: int, limit: int, player: str | None = None
     ) -> tuple[int, list[dict[str, Any]]]:
-        """A page of the games of ``status`` and ``kind`` (those of ``player`` if given),
-        newest first, across the partitions (each partition's first ``offset + limit``,
-        merged by creation time then id)."""
-        parts = (*(("player", player) if player else ()), "games", status or "all", *([kind] if kind else []))
+        """A page of the games of ``status`` and ``kind`` (those of ``player`` if given: its
+        id, or ``<id>/public`` for those shown on its profile), newest first, across the
+        partitions (each partition's first ``offset + limit``, merged by creation time then
+        id)."""
+        parts = (
+            *(("player", *player.split("/")) if player else ()),
+            "games",
+            status or "all",
+            *([kind] if kind else []),
+        )
         with self.redis.pipeline(transaction=False) as pipe:
             for index in range(self.partitions):
                 pipe.zcard(self.key(*parts, partition=index))

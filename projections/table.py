@@ -61,9 +61,19 @@ class Seat:
     bot: str | None = None
     open: bool = False
     player: str | None = None  # the id of the player holding the seat (core.players)
+    reserved_for: str | None = None  # an open seat only this player may take
+    invite: bool = False  # an open seat taken only with its invite code
+
+    @property
+    def public(self) -> bool:
+        """An open seat anyone may take (the lobby lists only these)."""
+        return self.open and self.reserved_for is None and not self.invite
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "open": self.open, "player": self.player}
+        out = {"name": self.name, "bot": self.bot, "open": self.open, "player": self.player}
+        if self.open:
+            out |= {"reserved_for": self.reserved_for, "invite": self.invite}
+        return out
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,7 @@ class Table:
     # The envelope schema the game was created under: its draw recipe, and whether its
     # hashes are public while it is in play.
     schema: int = 1
+    unlisted: bool = False  # left out of the lobby, the lists and profiles (reachable by its id)
 
     @property
     def recipe(self) -> int:
@@ -142,6 +153,7 @@ class Table:
             "forked_from": self.forked_from,
             "turn_seconds": self.turn_seconds,
             "head": self.head,
+            "unlisted": self.unlisted,
         }
 
 
@@ -233,7 +245,17 @@ def _created(e: Envelope) -> Table:
     """The table from a log's first event: ``GameCreated``, or ``ForkedFrom``, which
     also carries the state the fork starts from (encoded with ``games.codec``)."""
     data = e.data
-    seats = tuple(Seat(s.get("name"), s.get("bot"), bool(s.get("open", False)), s.get("player")) for s in data["seats"])
+    seats = tuple(
+        Seat(
+            s.get("name"),
+            s.get("bot"),
+            bool(s.get("open", False)),
+            s.get("player"),
+            s.get("reserved_for"),
+            bool(s.get("invite", False)),
+        )
+        for s in data["seats"]
+    )
     state = decode(data["state"]) if e.type == "ForkedFrom" else None
     return Table(
         game_id=data["id"] if e.type == "ForkedFrom" else data["game"],
@@ -252,4 +274,5 @@ def _created(e: Envelope) -> Table:
         or ({k: data[k] for k in ("game", "version", "hash")} if e.type == "ForkedFrom" else None),
         turn_seconds=data.get("turn_seconds"),
         schema=e.schema,
+        unlisted=bool(data.get("unlisted", False)),
     )

@@ -124,16 +124,24 @@ def caller_player(required: bool = False) -> dict[str, Any] | None:
 def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
     """A create's or fork's seats with the caller's own (``"me": true``) made the player's:
     its name, held by its id. Needs a player key; one such seat at most."""
-    if players is None or not any(p.get("me") for p in players):
+    if players is None:
         return players
     if sum(1 for p in players if p.get("me")) > 1:
         raise CommandError("already_seated", "A player holds at most one seat of a game: one 'me' seat.")
-    player = caller_player(required=True)
-    assert player is not None
-    return [
-        {"name": player["name"], "player": player["id"]} if p.get("me") else {k: v for k, v in p.items() if k != "me"}
-        for p in players
-    ]
+    out = []
+    for p in players:
+        seat = {k: v for k, v in p.items() if k not in ("me", "reserved")}
+        if p.get("me"):
+            player = caller_player(required=True)
+            assert player is not None
+            seat = {"name": player["name"], "player": player["id"]}
+        elif p.get("reserved"):  # an open seat reserved for a player named here
+            named = platform().players.by_name(p["reserved"])
+            if named is None:
+                raise CommandError("invalid_request", f"There is no player '{p['reserved']}' to reserve a seat for.")
+            seat["reserved_for"] = named["id"]
+        out.append(seat)
+    return out
 
 
 def caller_seat(game_id: str) -> int | None:

@@ -37,9 +37,15 @@ class PlayerIn(Strict):
     bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
     open = fields.Boolean(load_default=False, truthy={True}, falsy={False})
     me = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    reserved = fields.String(data_key="for", load_default=None, validate=validate.Length(min=1, max=64))
+    invite = fields.Boolean(load_default=False, truthy={True}, falsy={False})
 
     @validates_schema
     def _one_kind(self, data: dict, **_: object) -> None:
+        if (data.get("reserved") or data.get("invite")) and not data.get("open"):
+            raise ValidationError("only an open seat is reserved ('for') or opened by an invite", "open")
+        if data.get("reserved") and data.get("invite"):
+            raise ValidationError("an open seat is reserved for a player or opened by an invite, not both", "for")
         if data.get("me") and (data.get("bot") or data.get("name") or data.get("open")):
             raise ValidationError("the caller's own seat ('me') has no name, bot or open: it is the player's", "me")
         if data.get("open") and (data.get("bot") or data.get("name")):
@@ -56,11 +62,13 @@ class CreateGameIn(Strict):
     turn_seconds = fields.Integer(
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=86400)
     )
+    unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
 
 
 class JoinIn(Strict):
     # Required without a player key; with one, the seat takes the player's name.
     name = fields.String(load_default=None, validate=validate.Length(min=1, max=MAX_NAME))
+    invite = fields.String(load_default=None, validate=validate.Length(min=1, max=256))
 
 
 class ClaimIn(Strict):
@@ -91,11 +99,14 @@ class SeatOut(Schema):
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
     player = fields.String(allow_none=True)
+    reserved_for = fields.String(allow_none=True)
+    invite = fields.Raw()  # on an open seat: whether it is opened by invite; the code itself, once, at creation
     token = fields.String()
 
 
 class SummaryOut(Schema):
     id = fields.String()
+    unlisted = fields.Boolean()
     kind = fields.String()
     version = fields.Integer()
     status = fields.String()

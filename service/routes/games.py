@@ -55,11 +55,12 @@ def create_game() -> Response:
         seed=data["seed"],
         command_id=request.headers.get("Idempotency-Key"),
         turn_seconds=data["turn_seconds"],
+        unlisted=data["unlisted"],
     )
     summary = created.table.summary()
     for seat in summary["seats"]:
-        if seat["seat"] in created.tokens:
-            seat["token"] = created.tokens[seat["seat"]]
+        if seat["seat"] in created.tokens:  # an invite seat's token is its invite code
+            seat["invite" if seat.get("invite") else "token"] = created.tokens[seat["seat"]]
     payload = schemas.one(schemas.SummaryOut).dump(summary)
     return _json(payload, 201, {"Location": f"/v1/games/{created.table.game_id}", **_etag(created.table)})
 
@@ -112,7 +113,7 @@ def join(game_id: str, seat: int) -> Response:
     player = caller_player()
     if player is None and data["name"] is None:
         raise CommandError("invalid_request", "Send a name for the seat, or your player key.")
-    table, token = platform().handler.join(game_id, seat, data["name"], player)
+    table, token = platform().handler.join(game_id, seat, data["name"], player, data["invite"])
     payload = {"seat": seat, "token": token, "game": table.summary()}
     return _json(schemas.one(schemas.JoinedOut).dump(payload), 200, _etag(table))
 

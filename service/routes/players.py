@@ -94,7 +94,7 @@ def profile(name: str) -> Response:
     player = platform().players.by_name(name)
     if player is None:
         raise CommandError("not_found", f"There is no player '{name}'.")
-    total, finished = platform().read_models.games("finished", None, 0, PROFILE_GAMES, player=player["id"])
+    total, finished = platform().read_models.games("finished", None, 0, PROFILE_GAMES, player=f"{player['id']}/public")
     out = {**player, "finished_games": {"total": total, "latest": finished}}
     return _json(schemas.one(schemas.ProfileOut).dump(out))
 

@@ -248,3 +248,66 @@ def test_each_player_hears_its_own_games_on_its_stream_and_resumes_by_cursor(
     client.post("/v1/players/me/key", headers=ann_key)
     assert client.get("/v1/players/me/stream", headers=ann_key).status_code == 401
     assert client.get("/v1/players/me/stream?after=bad", headers=bob_key).status_code == 422
+
+
+def test_invites_reserved_seats_and_unlisted_games_stay_out_of_the_lobby_and_profiles(
+    client: FlaskClient, platform: Platform
+) -> None:
+    ann, ann_key = register(client, "ann")
+    bob, bob_key = register(client, "bob")
+    _, carl_key = register(client, "carl")
+    invited = client.post(
+        "/v1/games",
+        json={"kind": "tiny", "players": [{"me": True}, {"open": True, "invite": True}], "unlisted": True},
+        headers=ann_key,
+    ).get_json()
+    code = invited["seats"][1]["invite"]
+    assert isinstance(code, str) and len(code) >= 43 and "token" not in invited["seats"][1] and invited["unlisted"]
+    ttl = platform.redis.ttl(platform.vault.token_key(code))
+    assert 6 * 24 * 3600 < ttl <= 7 * 24 * 3600, "an invite code lapses after a week"
+    reserved = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"open": True, "for": "BOB"}]}, headers=ann_key
+    ).get_json()
+    assert reserved["seats"][1]["reserved_for"] == bob["id"] and not reserved["unlisted"]
+    unknown = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"open": True, "for": "nobody"}]}, headers=ann_key
+    )
+    assert unknown.status_code == 422
+    drain(platform)
+    lobby = client.get("/v1/games?status=open").get_json()
+    assert lobby["total"] == 0, "neither game has a seat anyone may take"
+    # The invite seat opens only with its code, once.
+    for body, headers in (({"name": "dan"}, {}), ({"name": "dan", "invite": code + "x"}, {}), ({}, carl_key)):
+        refused = client.post(f"/v1/games/{invited['id']}/seats/1/join", json=body, headers=headers)
+        assert refused.status_code == 403 and refused.get_json()["code"] == "not_your_seat"
+    joined = client.post(f"/v1/games/{invited['id']}/seats/1/join", json={"name": "dan", "invite": code})
+    assert joined.status_code == 200 and joined.get_json()["token"]
+    assert platform.vault.owner(code) is None, "the code served once"
+    # The reserved seat takes only its player.
+    for headers in ({}, carl_key):
+        refused = client.post(f"/v1/games/{reserved['id']}/seats/1/join", json={"name": "x"}, headers=headers)
+        assert refused.status_code == 403
+    assert client.post(f"/v1/games/{reserved['id']}/seats/1/join", json={}, headers=bob_key).status_code == 200
+    drain(platform)
+    listed = {g["id"] for g in client.get("/v1/games").get_json()["games"]}
+    assert reserved["id"] in listed and invited["id"] not in listed, "an unlisted game is in no public list"
+    mine = {g["id"] for g in client.get("/v1/players/me/games", headers=ann_key).get_json()["games"]}
+    assert mine == {invited["id"], reserved["id"]}, "but in its own players' lists"
+    # Once finished, the unlisted game stays off ann's public profile.
+    for game in (invited, reserved):
+        for _ in range(30):
+            view = client.get(f"/v1/games/{game['id']}").get_json()
+            if view["status"] == "finished":
+                break
+            seat = view["to_act"][0]
+            headers = ann_key if seat == 0 else (bearer(joined.get_json()["token"]) if game is invited else bob_key)
+            answer = client.post(
+                f"/v1/games/{game['id']}/actions",
+                json={"action": {"type": "add", "amount": 2}, "expected_version": view["version"]},
+                headers=headers,
+            )
+            assert answer.status_code == 200, answer.get_json()
+    drain(platform)
+    profile = client.get("/v1/players/ann").get_json()
+    assert [g["id"] for g in profile["finished_games"]["latest"]] == [reserved["id"]]
+    assert profile["finished_games"]["total"] == 1 and invited["id"] not in json.dumps(profile)
