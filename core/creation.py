@@ -35,18 +35,23 @@ class Creation(Commands):
         forked_from: Mapping[str, Any] | None = None,
         turn_seconds: int | None = None,
         unlisted: bool = False,
+        rated: bool = False,
     ) -> Created:
-        """A new game. ``unlisted``: left out of the lobby, the lists and the profiles (anyone
-        with its id still reaches it). An open seat may be reserved for a player
+        """A new game. ``rated``: every seat is a player's (held, reserved, by invite or
+        open to players only), and the result moves their ratings. ``unlisted``: left out
+        of the lobby, the lists and the profiles (anyone with its id still reaches it). An
+        open seat may be reserved for a player
         (``reserved_for``: its id) or opened by an invite code (``invite``: the code is among
         the answer's tokens, lapses after ``INVITE_SECONDS`` and serves once)."""
         if command_id is None:
             # Without a key the request cannot be asked again: its tokens are answered as
             # written on the master (see ``confirm``).
-            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds, unlisted)
+            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated)
         request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
         if unlisted:
             request.append("unlisted")
+        if rated:
+            request.append("rated")
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
         deadline = time.monotonic() + self.vault.CLAIM_SECONDS
         while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
@@ -82,12 +87,19 @@ class Creation(Commands):
         forked_from: Mapping[str, Any] | None,
         turn_seconds: int | None,
         unlisted: bool = False,
+        rated: bool = False,
     ) -> Created:
         game = registry.get(kind)
         if game is None:
             known = ", ".join(registry.keys())
             raise CommandError("unknown_kind", f"There is no game kind '{kind}'. Known kinds: {known}.")
         seats = check_players(players)
+        if rated and any(not (s.get("player") or s["open"]) for s in seats):
+            raise CommandError(
+                "invalid_request",
+                "A rated game is between players: every seat is 'me', open or reserved for a player "
+                "(bots and seats by name carry no rating).",
+            )
         try:
             checked = game.validate_options(options, len(seats))
         except InvalidOptions as error:
@@ -114,6 +126,7 @@ class Creation(Commands):
                 "forked_from": dict(forked_from) if forked_from else None,
                 "turn_seconds": turn_seconds,
                 **({"unlisted": True} if unlisted else {}),
+                **({"rated": True} if rated else {}),
                 **draws_record(rng),
             },
         )
@@ -155,6 +168,8 @@ class Creation(Commands):
         wanted = table.seats[seat]
         if not wanted.open:
             raise CommandError("seat_taken", f"Seat {seat} is not open.")
+        if table.rated and player is None:
+            raise CommandError("not_your_seat", "A rated game seats players only: join with your player key.")
         if wanted.reserved_for is not None and (player is None or player["id"] != wanted.reserved_for):
             raise CommandError("not_your_seat", f"Seat {seat} is reserved for another player.")
         if wanted.invite and (invite is None or self.vault.owner(invite) != (game_id, seat)):

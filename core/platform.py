@@ -14,6 +14,7 @@ from core.players import Players
 from core.vault import Vault
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
+from projections.ratings import Ratings
 from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
@@ -45,6 +46,7 @@ class Platform:
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
         self.players = Players(client, config.prefix)
+        self.ratings = Ratings(client, self.ledger, config.prefix)
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

@@ -109,6 +109,7 @@ class Table:
     # hashes are public while it is in play.
     schema: int = 1
     unlisted: bool = False  # left out of the lobby, the lists and profiles (reachable by its id)
+    rated: bool = False  # between players only; its result moves their ratings (projections.ratings)
 
     @property
     def recipe(self) -> int:
@@ -154,6 +155,7 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "head": self.head,
             "unlisted": self.unlisted,
+            "rated": self.rated,
         }
 
 
@@ -275,4 +277,5 @@ def _created(e: Envelope) -> Table:
         turn_seconds=data.get("turn_seconds"),
         schema=e.schema,
         unlisted=bool(data.get("unlisted", False)),
+        rated=bool(data.get("rated", False)),
     )

@@ -63,6 +63,7 @@ class CreateGameIn(Strict):
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=86400)
     )
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
 
 
 class JoinIn(Strict):
@@ -107,6 +108,7 @@ class SeatOut(Schema):
 class SummaryOut(Schema):
     id = fields.String()
     unlisted = fields.Boolean()
+    rated = fields.Boolean()
     kind = fields.String()
     version = fields.Integer()
     status = fields.String()

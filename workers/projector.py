@@ -47,6 +47,8 @@ class Projector:
             # A process killed between ending a game and recording it: the ledger catches up here.
             if table.status == "finished" and self.platform.ledger.of(game_id) is None:
                 self.platform.handler.record_finished(table)
+            if table.status == "finished":  # ratings follow the ledger's order, not the feed's
+                self.platform.ratings.catch_up(self.platform.tables.load)
 
     def step(self, block_ms: int | None = 1000, count: int = 100) -> int:
         """Take over stale notices, receive new ones, apply and ack; return how many were
@@ -87,6 +89,7 @@ class Projector:
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Rebuild every read model from zero, from the games' logs."""
         self.models.clear()
+        self.platform.ratings.clear()
         ids = list(self.platform.store.game_ids())
         self.noting = False
         try:
@@ -96,4 +99,5 @@ class Projector:
                     progress(done, len(ids))
         finally:
             self.noting = True
+        self.platform.ratings.catch_up(self.platform.tables.load)
         return len(ids)

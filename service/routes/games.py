@@ -56,6 +56,7 @@ def create_game() -> Response:
         command_id=request.headers.get("Idempotency-Key"),
         turn_seconds=data["turn_seconds"],
         unlisted=data["unlisted"],
+        rated=data["rated"],
     )
     summary = created.table.summary()
     for seat in summary["seats"]:

@@ -141,3 +141,27 @@ def stream() -> Response:
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+
+
+@bp.get("/v1/players/<name>/ratings")
+def ratings(name: str) -> Response:
+    """A player's Glicko-2 rating per kind, with its history (one point per rated game)."""
+    player = platform().players.by_name(name)
+    if player is None:
+        raise CommandError("not_found", f"There is no player '{name}'.")
+    return _json({"player": player, "kinds": platform().ratings.of(player["id"])})
+
+
+@bp.get("/v1/leaderboards/<kind>")
+def leaderboard(kind: str) -> Response:
+    """The highest-rated players of a kind."""
+    from games import registry
+
+    if registry.get(kind) is None:
+        raise CommandError("unknown_kind", f"There is no game kind '{kind}'.")
+    limit = int_arg("limit", 50, 1, 200)
+    rows = []
+    for rank, row in enumerate(platform().ratings.leaderboard(kind, limit), start=1):
+        player = platform().players.get(row["player"])
+        rows.append({"rank": rank, "name": player["name"] if player else None, **row})
+    return _json({"kind": kind, "players": rows})
