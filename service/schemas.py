@@ -183,13 +183,6 @@ class MyGameOut(SummaryOut):
     my_turn = fields.Boolean()
 
 
-class MyGamesPageOut(Schema):
-    games = fields.List(fields.Nested(MyGameOut))
-    total = fields.Integer()
-    offset = fields.Integer()
-    limit = fields.Integer()
-
-
 class FinishedGamesOut(Schema):
     total = fields.Integer()
     latest = fields.List(fields.Nested(SummaryOut))
@@ -207,6 +200,10 @@ class GamesPageOut(Schema):
     total = fields.Integer()
     offset = fields.Integer()
     limit = fields.Integer()
+
+
+class MyGamesPageOut(GamesPageOut):
+    games = fields.List(fields.Nested(MyGameOut))
 
 
 class JoinedOut(Schema):

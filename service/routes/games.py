@@ -66,14 +66,17 @@ def create_game() -> Response:
     return _json(payload, 201, {"Location": f"/v1/games/{created.table.game_id}", **_etag(created.table)})
 
 
-@bp.get("/v1/games")
-def list_games() -> Response:
+def page_args() -> tuple[str | None, str | None, int, int]:
+    """A list's ``status``, ``kind``, ``offset`` and ``limit`` from the query."""
     status = request.args.get("status")
     if status not in (None, "open", "active", "finished"):
         raise CommandError("invalid_request", "status must be open, active or finished.")
-    kind = request.args.get("kind") or None
-    offset = int_arg("offset", 0, 0, 10**9)
-    limit = int_arg("limit", 50, 1, 200)
+    return status, request.args.get("kind") or None, int_arg("offset", 0, 0, 10**9), int_arg("limit", 50, 1, 200)
+
+
+@bp.get("/v1/games")
+def list_games() -> Response:
+    status, kind, offset, limit = page_args()
     total, summaries = platform().read_models.games(status, kind, offset, limit)
     page = {"games": summaries, "total": total, "offset": offset, "limit": limit}
     return _json(schemas.one(schemas.GamesPageOut).dump(page))

@@ -16,7 +16,7 @@ from core.errors import CommandError
 from projections.inbox import Inbox
 from service import schemas
 from service.http import bearer, body, caller_player, platform
-from service.routes.games import int_arg
+from service.routes.games import int_arg, page_args
 
 bp = Blueprint("players", __name__)
 
@@ -69,12 +69,7 @@ def my_games() -> Response:
     """The caller's games, newest first, by status and kind; an active game says which seat
     is the player's and whether it is the player's turn."""
     player = _me()
-    status = request.args.get("status")
-    if status not in (None, "open", "active", "finished"):
-        raise CommandError("invalid_request", "status must be open, active or finished.")
-    kind = request.args.get("kind") or None
-    offset = int_arg("offset", 0, 0, 10**9)
-    limit = int_arg("limit", 50, 1, 200)
+    status, kind, offset, limit = page_args()
     total, summaries = platform().read_models.games(status, kind, offset, limit, player=player["id"])
     games = []
     for summary in summaries:
