@@ -590,10 +590,13 @@ def test_no_attack_on_what_a_seat_or_spectator_reads_recovers_a_hidden_card(plat
 def played(platform: Platform, kind: str, actions: int, rng: random.Random) -> tuple[str, str]:
     """A game of ``kind``, a human at seat 0 against bots, after ``actions`` random legal
     actions of seat 0 (or its end): its id and seat 0's token. The seed is fixed, so the
-    bots play the same game every run (a game that happened to hide nothing would prove nothing)."""
+    bots play the same game every run (a game that happened to hide nothing would prove nothing).
+    Under the first rules revision, as every schema-1 log was played (revisions came later)."""
     players = next(line_ups(kind))
     seed = hashlib.sha256(f"schema-1 attack/{kind}".encode()).hexdigest()
-    created = platform.handler.create_game(kind, players, seed=seed)
+    game = registry.get(kind)
+    options = {"rules": 1} if game is not None and game.rules_revision > 1 else None
+    created = platform.handler.create_game(kind, players, options, seed=seed)
     table = platform.handler.load(created.table.game_id)  # the bots may have begun
     for _ in range(actions):
         if table.status != "active" or 0 not in table.to_act():
