@@ -55,17 +55,19 @@ export default {
     const n = (id) => namedTitle(id);
     const you = ctx.view.you;
     const dieOf = (i) => { const d = ctx.view.players?.[you]?.dice?.[i]; return d ? `${d.colour} ${d.value}` : `die ${i + 1}`; };
+    // Rules revision 2: the player chooses what pays (a.pay: the colours rested; a.die: a die spent).
+    const paid = (a.pay ? ` — pay ${a.pay.length ? a.pay.join(" + ") : "nothing"}` : "") + (a.die != null && a.type === "activate" ? `, spend ${dieOf(a.die)}` : "");
     switch (a.type) {
       case "mulligan": return a.cards.length ? `Mulligan ${a.cards.map(n).join(", ")}` : "Keep your hand";
-      case "summon": return `Summon ${n(a.card)} to fort ${a.fort + 1}`;
+      case "summon": return `Summon ${n(a.card)} to fort ${a.fort + 1}${paid}`;
       case "shield": return `Dragoshield: ${dieOf(a.die)} on fort ${a.fort + 1}`;
       case "cross": return `Dragocross: ${dieOf(a.die)} on ${n(a.creature)}`;
       case "move": return `Move ${n(a.creature)} to fort ${a.fort + 1}`;
       case "resource": return "Take a resource";
       case "skip_resource": return "Skip the resource";
-      case "cast": return `Cast ${n(a.card)}`;
+      case "cast": return `Cast ${n(a.card)}${paid}`;
       case "combat": return "Go to combat";
-      case "activate": return `Activate ${n(a.creature)} (ability ${a.ability + 1})`;
+      case "activate": return `Activate ${n(a.creature)} (ability ${a.ability + 1})${paid}`;
       case "switch": return `Switch ${a.creatures.map(n).join(" ⇄ ")}`;
       case "attack": return `${n(a.creature)} attacks fort ${a.fort + 1}`;
       case "burst": return "Burst";
