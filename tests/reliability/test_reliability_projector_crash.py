@@ -1,5 +1,7 @@
 """Check 5 of issue 12: the read-model projector is killed (`kill -9`) 20 times while the
-feed streams in; after it restarts, the read models equal a rebuild from zero."""
+feed streams in; after it restarts, the read models equal a rebuild from zero. With
+issue 21, some of the games are rated games between players: the players' lists and the
+ratings equal a rebuild too."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,9 +27,21 @@ KILLS = 20
 KINDS = ["fortress-royals", "fortress-siege", "dragoborne", "stomping-grounds", "dragon-fortress"]
 
 
-def load(platform: Platform, stop: threading.Event, counts: dict[str, int]) -> None:
-    """A stream of appends: whole bot games (played inline, so they finish), games of humans
-    who play a few random moves, and open games that someone joins later."""
+def rated_game(platform: Platform, players: list[dict[str, Any]], rng: random.Random) -> None:
+    """A rated game between two of ``players``, played to its end at once."""
+    a, b = rng.sample(players, 2)
+    seats = [{"name": p["name"], "player": p["id"]} for p in (a, b)]
+    table = platform.handler.create_game(rng.choice(["fortress-royals", "fortress-siege"]), seats, rated=True).table
+    while table.status == "active":
+        seat = min(table.to_act())
+        action = rng.choice(table.game.legal_actions(table.state, seat))
+        table = platform.handler.act(table.game_id, seat, action, table.version).table
+
+
+def load(platform: Platform, stop: threading.Event, counts: dict[str, int], players: list[dict[str, Any]]) -> None:
+    """A stream of appends: whole bot games (played inline, so they finish), rated games
+    between players (played to the end), games of humans who play a few random moves, and
+    open games that someone joins later."""
     rng = random.Random(5)
     humans: list[str] = []
     while not stop.is_set():
@@ -34,7 +49,10 @@ def load(platform: Platform, stop: threading.Event, counts: dict[str, int]) -> N
         size = 3 if kind == "dragon-fortress" else 2
         roll = rng.random()
         try:
-            if roll < 0.15:
+            if roll < 0.05:
+                rated_game(platform, players, rng)
+                counts["rated"] += 1
+            elif roll < 0.15:
                 platform.handler.create_game(kind, [{"bot": "random"}] * size)
             elif roll < 0.3:
                 created = platform.handler.create_game(kind, [{"open": True}] + [{"name": "ann"}] * (size - 1))
@@ -72,8 +90,9 @@ def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(own_redis
     platform.handler.scheduler = InlineBots(platform)
     env = service_env(own_redis.url, prefix)
     stop = threading.Event()
-    counts = {"commands": 0}
-    loader = threading.Thread(target=load, args=(platform, stop, counts), daemon=True)
+    counts = {"commands": 0, "rated": 0}
+    players = [platform.players.register(name)[0] for name in ("ann", "bob", "cleo", "dora")]
+    loader = threading.Thread(target=load, args=(platform, stop, counts, players), daemon=True)
     rng = random.Random(6)
     started = time.monotonic()
     feed_at_kill, read_at_kill, pending_at_kill = [], [], []
@@ -119,8 +138,10 @@ def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(own_redis
     consumers = [c["name"].decode() for c in platform.redis.xinfo_consumers(platform.store.feed_key, GROUP)]
     models = platform.read_models
     live = models.snapshot()
+    live_ratings = platform.ratings.snapshot()
     games = Projector(platform).rebuild()
     rebuilt = models.snapshot()
+    rebuilt_ratings = platform.ratings.snapshot()
     differing = sorted(k for k in set(live) | set(rebuilt) if live.get(k) != rebuilt.get(k))
     details = []
     for key in differing:
@@ -142,10 +163,14 @@ def test_kill_9_the_projector_twenty_times_read_models_equal_a_rebuild(own_redis
         f"before its kill {read_at_kill}; entries handed out and not acked at each kill {pending_at_kill}); "
         f"caught up before the restart: {caught_up_before}; the restarted projector caught up in {caught_up_in:.1f} s; "
         f"consumers {consumers}; {games} games, finished per kind {stats}; "
-        f"read models differing from a rebuild from zero: {len(differing)}"
+        f"read models differing from a rebuild from zero: {len(differing)}; {counts['rated']} rated games, "
+        f"{sum(1 for k in live if ':player:' in k)} players' lists, ratings equal to a rebuild: "
+        f"{live_ratings == rebuilt_ratings}"
     )
     assert len(feed_at_kill) == KILLS and all(n > 0 for n in read_at_kill)
     assert feed_at_kill[-1] > feed_at_kill[0], "the feed did not stream while the projector was killed"
     assert not caught_up_before, "nothing was left for the restarted projector to do"
     assert len(consumers) == 1
     assert not differing, details or differing
+    assert counts["rated"] > 0 and any(":board:" in key for key in live_ratings), "no rated game was rated"
+    assert live_ratings == rebuilt_ratings, "the ratings differ from a rebuild from the ledger"
