@@ -39,7 +39,9 @@ class Projector:
     def apply(self, game_id: str) -> None:
         table = self.platform.tables.load(game_id)
         if table is not None:
-            if self.noting:  # the players' inboxes, before the models move (at least once)
+            # The players' inboxes, before the models move (at least once); a game no player
+            # holds a seat of tells no one anything, and costs no read.
+            if self.noting and any(seat.player for seat in table.seats):
                 behind, previous = self.models.before(table)
                 if behind:
                     self.inbox.note(previous, table)
