@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from core.chat import Chat, checked_export
 from core.commands import new_game_id
 from core.errors import CommandError
 from core.platform import Platform
@@ -194,7 +195,9 @@ def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport
 
 def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     """The whole log, unredacted: a header line, then one stored envelope per line.
-    While the game is in play the header carries the seed: an export is the operator's."""
+    While the game is in play the header carries the seed: an export is the operator's.
+    The header carries the game's chat (``core.chat``), when there is any, as the API
+    shows it, both channels."""
     table = platform.handler.load(game_id)
     header: dict[str, Any] = {
         "format": EXPORT_FORMAT,
@@ -206,14 +209,18 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     }
     if table.status != "finished":
         header["seed"] = platform.vault.seed(game_id)
+    chat = Chat.of(platform).export(game_id)
+    if chat:  # in the header, outside the log: no chain or audit reads it
+        header["chat"] = chat
     yield json.dumps(header)
     for _, text in platform.store.read_raw(game_id):
         yield text
 
 
 def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditReport]:
-    """Verify an export's chain and rules, then write it; the original id is kept unless
-    it is taken. A tampered log is refused naming its first bad version."""
+    """Verify an export's chain and rules, then write it, and its chat (an export without
+    one has none); the original id is kept unless it is taken. A tampered log is refused
+    naming its first bad version."""
     rows = [line for line in (raw.strip() for raw in lines) if line]
     if not rows:
         raise CommandError("invalid_request", "The file is empty.")
@@ -225,6 +232,7 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
         raise CommandError("invalid_request", f"The first line must be a {EXPORT_FORMAT} header.")
     if not isinstance(header.get("seed"), (str, type(None))):
         raise CommandError("invalid_request", "The header's seed must be a string.")
+    chat = checked_export(header.get("chat", []))
     entries = [(index, text) for index, text in enumerate(rows[1:], start=1)]
     original = str(header.get("game", ""))
     report = audit_entries(original, entries, seed=header.get("seed"))
@@ -251,6 +259,7 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
     seed = header.get("seed") or (last.data.get("seed") if last.type == "SeedRevealed" else None)
     if seed:
         platform.vault.set_seed(game_id, seed)
+    Chat.of(platform).restore(game_id, chat)
     assert verify_chain(platform.store.read_raw(game_id)).ok
     return game_id, report
 

@@ -18,9 +18,11 @@ life of a deployment: games do not move between partitions. A notice's id names 
 partition (``<i>/<stream id>``); feed order is per partition, so each game's notices come
 in the order of its versions, and across partitions by stream id.
 
-Following: ``wait_for`` is one blocking XREAD on the game's stream. A subscription is a
-consumer group on the feed: XAUTOCLAIM takes over idle entries, XREADGROUP reads a
-consumer's own pending entries (id ``0``) and new ones (``>``), XACK acks.
+Following: ``wait_for`` is one blocking XREAD on the game's stream, ``wait_for_either``
+one on it and a side stream of the game's own (its chat, ``key(game, "chat")``). A
+subscription is a consumer group on the feed: XAUTOCLAIM takes over idle entries,
+XREADGROUP reads a consumer's own pending entries (id ``0``) and new ones (``>``), XACK
+acks.
 
 An append is one round trip: a Lua script checks the command id (and that a repeated
 one comes with the same request), the expected
@@ -409,6 +411,31 @@ class RedisEventStore(EventStore):
         streams = {self.key(game_id, "events"): f"{after}-0"}
         reply = self.redis.xread(streams, count=limit, block=_block_ms(timeout_seconds))
         return [Envelope.decode(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
+
+    def wait_for_either(
+        self,
+        game_id: str,
+        after: int,
+        side: str,
+        side_after: str,
+        timeout_seconds: float,
+        limit: int | None = None,
+    ) -> tuple[list[Envelope], list[tuple[str, dict[str, str]]]]:
+        """One blocking XREAD on the game's stream and its side stream: both carry the
+        game's hash tag, so they share a slot and one node answers."""
+        log, beside = self.key(game_id, "events"), self.key(game_id, side)
+        reply = self.redis.xread({log: f"{after}-0", beside: side_after}, count=limit, block=_block_ms(timeout_seconds))
+        envelopes: list[Envelope] = []
+        entries: list[tuple[str, dict[str, str]]] = []
+        for name, found in reply or []:
+            if (name.decode() if isinstance(name, bytes) else name) == log:
+                envelopes.extend(Envelope.decode(fields[b"e"]) for _, fields in found)
+            else:
+                entries.extend(
+                    (entry_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
+                    for entry_id, fields in found
+                )
+        return envelopes, entries
 
     def subscribe(self, group: str, consumer: str, claim_idle_seconds: float = 30.0) -> Subscription:
         return RedisSubscription(self, group, consumer, claim_idle_seconds)

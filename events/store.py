@@ -171,6 +171,21 @@ class EventStore(abc.ABC):
         """The events after ``after``, oldest first, as soon as there is one (at once when
         there is one already); [] when ``timeout_seconds`` pass first."""
 
+    def wait_for_either(
+        self,
+        game_id: str,
+        after: int,
+        side: str,
+        side_after: str,
+        timeout_seconds: float,
+        limit: int | None = None,
+    ) -> tuple[list[Envelope], list[tuple[str, dict[str, str]]]]:
+        """Like ``wait_for``, and in the same wait the entries ``(id, fields)`` after the
+        id ``side_after`` of the game's side stream ``side``: a stream of the game's own
+        beside its log (its chat), never part of the hash chain. Returns as soon as either
+        has one. A store without side streams (the in-memory one) waits for events alone."""
+        return self.wait_for(game_id, after, timeout_seconds, limit), []
+
     @abc.abstractmethod
     def subscribe(self, group: str, consumer: str, claim_idle_seconds: float = 30.0) -> Subscription:
         """``consumer`` of the consumer group ``group`` on the feed (see ``Subscription``).

@@ -97,3 +97,9 @@ class Inbox:
         """The id of the newest notice ("0-0" when there is none): where a new stream starts."""
         last = self.redis.xrevrange(self.key(player_id), count=1)
         return last[0][0].decode() if last else "0-0"
+
+    def push(self, player_id: str, notice: dict[str, Any]) -> str:
+        """Note ``notice`` in the player's inbox at once (a chat message, which no game
+        event carries); its entry id."""
+        entry_id = self.redis.xadd(self.key(player_id), {"n": json.dumps(notice)}, maxlen=KEPT, approximate=True)
+        return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)

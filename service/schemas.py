@@ -210,3 +210,28 @@ class JoinedOut(Schema):
     seat = fields.Integer()
     token = fields.String(allow_none=True)
     game = fields.Nested(SummaryOut)
+
+
+class ChatIn(Strict):
+    # The text's own rule (length, control characters) is the core's: core.chat.clean_text.
+    channel = fields.String(required=True, validate=validate.OneOf(("seats", "spectators")))
+    text = fields.String(required=True)
+
+
+class ChatFromOut(Schema):
+    seat = fields.Integer(allow_none=True)
+    name = fields.String()
+    player = fields.String(allow_none=True)
+
+
+class ChatMessageOut(Schema):
+    id = fields.String()
+    channel = fields.String()
+    sender = fields.Nested(ChatFromOut, data_key="from", attribute="from")
+    text = fields.String()
+    at = fields.String()
+
+
+class ChatPageOut(Schema):
+    messages = fields.List(fields.Nested(ChatMessageOut))
+    next_after = fields.String()

@@ -193,7 +193,16 @@ def events(game_id: str) -> Response:
 
 @bp.get("/v1/games/<game_id>/events/stream")
 def stream(game_id: str) -> Response:
+    """The game's events as they are appended (each with its version as id), and the chat
+    the caller may read as ``event: chat`` without an id, so that Last-Event-ID stays a
+    version (a client catches up missed chat with ``GET .../chat?after=``). One blocking
+    read waits for both (they share the game's slot)."""
+    from core import chat as chats
+    from service.routes.chat import chat
+
     seat = caller_seat(game_id)
+    player = caller_player()
+    watcher = player["id"] if player is not None and seat is None else None
     opened = _table(game_id)
     resume = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
     try:
@@ -202,26 +211,36 @@ def stream(game_id: str) -> Response:
         raise CommandError("invalid_request", "Last-Event-ID must be a version number.") from None
     heartbeat = platform().config.heartbeat_seconds
     p = platform()
+    talk = chat()
+    heard_from = talk.last_id(game_id)
 
     def generate() -> Iterator[str]:
-        last, table = after, opened
+        last, table, heard = after, opened, heard_from
         yield "retry: 2000\n\n"
         # A finished game sends what the client has not seen yet, then ends the stream.
         while not (table.status == "finished" and last >= table.version):
             try:
-                envelopes = p.store.wait_for(game_id, last, heartbeat, limit=MAX_PAGE)
+                envelopes, said = p.store.wait_for_either(game_id, last, chats.PART, heard, heartbeat, limit=MAX_PAGE)
             except RedisError:
                 yield ": store unavailable, retrying\n\n"
                 time.sleep(1)
                 continue
-            if not envelopes:
+            if not envelopes and not said:
                 yield ": heartbeat\n\n"
                 continue
-            table = p.tables.load(game_id) or table
+            if envelopes:
+                table = p.tables.load(game_id) or table
             for envelope in envelopes:
                 shown = event_for(table, envelope, seat)
                 yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {json.dumps(shown)}\n\n"
                 last = envelope.version
+            # A player watching who takes a seat reads as a seat from then on.
+            channels = chats.readable(table, chats.seat_of(table, seat, watcher))
+            for entry_id, fields in said:
+                heard = entry_id
+                message = talk.decode(entry_id, fields)
+                if message["channel"] in channels:
+                    yield f"event: chat\ndata: {json.dumps(message)}\n\n"
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)

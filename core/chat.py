@@ -1,0 +1,320 @@
+"""Table chat (issue 21): two channels per game, ``seats`` and ``spectators``.
+
+Who may post: on ``seats``, a caller holding a seat of the game (its seat token, or the
+key of the player holding it); on ``spectators``, a player watching (a player key whose
+player holds no seat). Anonymous spectators read but cannot post.
+
+Who may read: ``seats`` is public (spectators too); ``spectators`` is read by everyone
+who holds no seat, and by the seats only once the game is finished, so that nobody in
+play hears what the watchers say about their hands.
+
+A message is plain text, stripped, 1 to ``MAX_TEXT`` characters, with no control
+character but the newline (``TEXT_RULE``); the API returns it as it was sent, and a
+client shows it as text, never as HTML.
+
+Messages live in a Redis stream of the game's own, ``<game key prefix>:chat`` (the
+store's ``key(game, "chat")``: the game's hash tag, so its slot on a cluster), never in
+the game's log: the hash chain, the audit and the replay do not see them. The stream
+keeps about the latest ``KEPT`` messages (``XADD MAXLEN ~``). A message's id is its
+stream entry id, and its time is that id's (Redis's clock).
+
+Each author (a player, or a seat played by token) posts at most ``RATE_LIMIT`` messages
+in ``RATE_WINDOW_SECONDS`` in a game: a cell rate (GCRA) of ``RATE_LIMIT`` at once from
+rest, then one every ``RATE_WINDOW_SECONDS / RATE_LIMIT``. The check and the write are
+one script: a refused post stores nothing.
+
+A posted message is noted in the inbox (``projections.inbox``) of every player holding a
+seat of the game who may read it, except its author.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from core.errors import CommandError
+from core.platform import Platform
+from events.redis_store import RedisEventStore
+from projections.inbox import Inbox
+from projections.table import Table
+
+SEATS, SPECTATORS = "seats", "spectators"
+CHANNELS = (SEATS, SPECTATORS)
+PART = "chat"  # the stream's name among the game's keys (events.redis_store: ``key``)
+MAX_TEXT = 500
+KEPT = 10_000
+RATE_LIMIT = 5
+RATE_WINDOW_SECONDS = 10
+PAGE = 100
+MAX_PAGE = 500
+TEXT_RULE = (
+    f"A chat message is plain text of 1 to {MAX_TEXT} characters once stripped of the whitespace "
+    "around it, with no control character but the newline."
+)
+CURSOR = re.compile(r"0|\d{1,20}-\d{1,20}")  # "0": from the oldest message kept
+
+POST_LUA = """
+-- KEYS[1]: the game's chat stream; KEYS[2]: the author's rate state in that game.
+-- ARGV: the window in ms, the limit, the messages kept, the message (JSON).
+-- Returns {1, entry id} when stored, {0, ms until a post would be allowed} when refused.
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local window = tonumber(ARGV[1])
+local interval = window / tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[2]))
+if tat == nil or tat < now or redis.call('PTTL', KEYS[2]) < 0 then tat = now end
+local next_tat = tat + interval
+local allowed_at = next_tat - window
+if now < allowed_at then return {0, math.ceil(allowed_at - now)} end
+redis.call('SET', KEYS[2], string.format('%.3f', next_tat), 'PX', math.max(1, math.ceil(next_tat - now)))
+return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'm', ARGV[4])}
+"""
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who posts: a seat (with the player holding it, if any), or a player watching."""
+
+    seat: int | None
+    name: str
+    player: str | None
+
+    @property
+    def rate_key(self) -> str:
+        return self.player if self.player is not None else f"seat-{self.seat}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "player": self.player}
+
+
+def clean_text(text: str) -> str:
+    """``text`` stripped, if it keeps ``TEXT_RULE``; ``invalid_request`` with the rule otherwise."""
+    stripped = text.strip()
+    if not stripped:
+        raise CommandError("invalid_request", "The message is empty.", rule=TEXT_RULE)
+    if len(stripped) > MAX_TEXT:
+        raise CommandError(
+            "invalid_request", f"The message is {len(stripped)} characters, over {MAX_TEXT}.", rule=TEXT_RULE
+        )
+    bad = next((c for c in stripped if c != "\n" and unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise CommandError(
+            "invalid_request", f"The message holds a control character (U+{ord(bad):04X}).", rule=TEXT_RULE
+        )
+    return stripped
+
+
+def seat_of(table: Table, seat: int | None, player_id: str | None) -> int | None:
+    """The caller's seat as the table stands now: a seat token's own, or the seat a
+    player key's player holds (None: it watches)."""
+    if seat is not None or player_id is None:
+        return seat
+    return next((i for i, held in enumerate(table.seats) if held.player == player_id), None)
+
+
+def readable(table: Table, seat: int | None) -> tuple[str, ...]:
+    """The channels a caller in ``seat`` (None: watching) may read in the game as it is."""
+    if seat is None or table.status == "finished":
+        return CHANNELS
+    return (SEATS,)
+
+
+def channels_asked(table: Table, seat: int | None, channel: str | None) -> tuple[str, ...]:
+    """The channels a read asks for (None: every one the caller may read); 403 for a
+    channel the caller may not read, 422 for one that does not exist."""
+    allowed = readable(table, seat)
+    if channel is None:
+        return allowed
+    if channel not in CHANNELS:
+        raise CommandError("invalid_request", "channel must be seats or spectators.")
+    if channel not in allowed:
+        raise CommandError(
+            "forbidden", "The spectators' channel opens to the seats once the game is finished.", channel=channel
+        )
+    return (channel,)
+
+
+def author_of(table: Table, channel: str, seat: int | None, player: dict[str, Any] | None) -> Author:
+    """Who posts on ``channel``: 401 for an anonymous caller, 403 for a caller who may
+    not post there."""
+    if channel == SEATS:
+        if seat is None:
+            if player is not None:
+                raise CommandError(
+                    "not_your_seat",
+                    "Your player holds no seat in this game: players watching post on the spectators channel.",
+                )
+            raise CommandError("unauthorized", "Only the seats post on the seats channel; send a seat token.")
+        held = table.seats[seat]
+        return Author(seat, held.name or f"seat {seat}", held.player)
+    if channel == SPECTATORS:
+        if seat is not None:
+            raise CommandError("forbidden", "A seat posts on the seats channel, not the spectators'.")
+        if player is None:
+            raise CommandError("unauthorized", "Anonymous spectators cannot post; send your player key.")
+        return Author(None, str(player["name"]), str(player["id"]))
+    raise CommandError("invalid_request", "channel must be seats or spectators.")
+
+
+def entry_time(entry_id: str) -> str:
+    """The ISO time (ms, UTC) of a stream entry id: its first part is Redis's clock in ms."""
+    millis = int(entry_id.split("-", 1)[0])
+    return datetime.fromtimestamp(millis / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def check_cursor(after: str) -> str:
+    if CURSOR.fullmatch(after) is None:
+        raise CommandError("invalid_request", "after must be a chat message id (digits-digits), or 0 for the oldest.")
+    return after
+
+
+class Chat:
+    """A game's chat stream on the store's Redis, and the notices of each message."""
+
+    def __init__(self, store: RedisEventStore, inbox: Inbox) -> None:
+        self.store = store
+        self.redis = store.redis
+        self.inbox = inbox
+        self._post = self.redis.register_script(POST_LUA)
+
+    @classmethod
+    def of(cls, platform: Platform) -> Chat:
+        return cls(platform.store, Inbox(platform.redis, platform.config.prefix))
+
+    def key(self, game_id: str) -> str:
+        return self.store.key(game_id, PART)
+
+    def post(
+        self, table: Table, channel: str, text: str, seat: int | None, player: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """Store a message of the caller (``seat``, None when it watches, and its
+        ``player``) and note it in the inboxes of the seated players who may read it."""
+        author = author_of(table, channel, seat, player)
+        stored = {"channel": channel, "from": author.as_json(), "text": clean_text(text)}
+        rate_key = self.store.key(table.game_id, f"{PART}-rate:{author.rate_key}")
+        window_ms = RATE_WINDOW_SECONDS * 1000
+        done, value = self._post(
+            keys=[self.key(table.game_id), rate_key], args=[window_ms, RATE_LIMIT, KEPT, json.dumps(stored)]
+        )
+        if not int(done):
+            seconds = max(1, math.ceil(int(value) / 1000))
+            raise CommandError(
+                "rate_limited",
+                f"At most {RATE_LIMIT} messages in {RATE_WINDOW_SECONDS} s in a game; wait {seconds} s.",
+                retry_after=seconds,
+            )
+        entry_id = value.decode() if isinstance(value, bytes) else str(value)
+        message = self._message(entry_id, stored)
+        notice = {"type": "chat", "game": table.game_id, "kind": table.kind, "channel": channel, "message": message}
+        for index, held in enumerate(table.seats):
+            if held.player is not None and held.player != author.player and channel in readable(table, index):
+                self.inbox.push(held.player, notice)
+        return message
+
+    def read(
+        self, game_id: str, channels: Iterable[str], after: str = "0", limit: int = PAGE
+    ) -> tuple[list[dict[str, Any]], str]:
+        """Up to ``limit`` messages of ``channels`` after the id ``after``, oldest first,
+        and the id to read on from (past any message of another channel)."""
+        wanted, cursor = set(channels), after
+        found: list[dict[str, Any]] = []
+        while len(found) < limit:
+            low = "-" if cursor == "0" else f"({cursor}"
+            batch = self.redis.xrange(self.key(game_id), min=low, max="+", count=max(limit, PAGE))
+            if not batch:
+                break
+            for raw_id, fields in batch:
+                cursor = raw_id.decode()
+                message = self.decode(cursor, {k.decode(): v.decode() for k, v in fields.items()})
+                if message["channel"] in wanted:
+                    found.append(message)
+                    if len(found) == limit:
+                        break
+        return found, cursor
+
+    def last_id(self, game_id: str) -> str:
+        """The newest message's id ("0-0" when there is none): where a live stream starts."""
+        last = self.redis.xrevrange(self.key(game_id), count=1)
+        return last[0][0].decode() if last else "0-0"
+
+    def decode(self, entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
+        return self._message(entry_id, json.loads(fields["m"]))
+
+    @staticmethod
+    def _message(entry_id: str, stored: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": entry_id,
+            "channel": stored["channel"],
+            "from": stored["from"],
+            "text": stored["text"],
+            "at": entry_time(entry_id),
+        }
+
+    def export(self, game_id: str) -> list[dict[str, Any]]:
+        """Every message kept, oldest first, as the API shows them."""
+        return [
+            self.decode(raw_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
+            for raw_id, fields in self.redis.xrange(self.key(game_id))
+        ]
+
+    def restore(self, game_id: str, messages: list[dict[str, Any]]) -> None:
+        """Write exported ``messages`` (checked by ``checked_export``) into a game with no
+        chat, under their own ids."""
+        if not messages:
+            return
+        with self.redis.pipeline(transaction=False) as pipe:
+            for message in messages:
+                stored = {key: message[key] for key in ("channel", "from", "text")}
+                pipe.xadd(self.key(game_id), {"m": json.dumps(stored)}, id=message["id"])
+            pipe.execute()
+
+
+def checked_export(messages: Any) -> list[dict[str, Any]]:
+    """An export's chat, each message as ``Chat.export`` writes it, in increasing ids;
+    ``invalid_request`` naming the first that is not."""
+    if not isinstance(messages, list):
+        raise CommandError("invalid_request", "The header's chat must be a list of messages.")
+    out: list[dict[str, Any]] = []
+    previous = (0, 0)
+    for index, message in enumerate(messages):
+        problem = _message_problem(message)
+        if problem is None:
+            ms, seq = (int(part) for part in message["id"].split("-"))
+            if (ms, seq) <= previous:
+                problem = "its id is not after the one before"
+            previous = (ms, seq)
+        if problem is not None:
+            raise CommandError("invalid_request", f"The header's chat message {index + 1}: {problem}.")
+        out.append(message)
+    return out
+
+
+def _message_problem(message: Any) -> str | None:
+    if not isinstance(message, dict):
+        return "not an object"
+    entry_id, sender, text = message.get("id"), message.get("from"), message.get("text")
+    if not isinstance(entry_id, str) or re.fullmatch(r"\d{1,20}-\d{1,20}", entry_id) is None or entry_id == "0-0":
+        return "its id is not a stream entry id"
+    if message.get("channel") not in CHANNELS:
+        return "its channel is not seats or spectators"
+    if not isinstance(sender, dict) or set(sender) != {"seat", "name", "player"}:
+        return "its from is not {seat, name, player}"
+    seat = sender["seat"]
+    if not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0)):
+        return "its seat is not a seat number or null"
+    if not isinstance(sender["name"], str) or not isinstance(sender["player"], (str, type(None))):
+        return "its name or player is not text"
+    if not isinstance(text, str):
+        return "its text is not text"
+    try:
+        if clean_text(text) != text:
+            return "its text is not stripped"
+    except CommandError as error:
+        return error.detail.rstrip(".")
+    return None
