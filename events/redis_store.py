@@ -351,10 +351,13 @@ class RedisEventStore(EventStore):
         return [(int(entry_id.split(b"-")[0]), fields[b"e"].decode()) for entry_id, fields in entries]
 
     def read_tail(self, game_id: str, after: int = 0) -> tuple[list[Envelope], int]:
+        # The head first: an append that lands between the two reads (a pipeline is not a
+        # transaction) then only adds events past it, where read the other way round the
+        # head would be ahead of the events read and the log would look cut short.
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0", max="+")
         pipe.get(self.key(game_id, "head"))
-        entries, head = pipe.execute()
+        pipe.xrange(self.key(game_id, "events"), min=f"{after + 1}-0", max="+")
+        head, entries = pipe.execute()
         envelopes = [Envelope.decode(fields[b"e"]) for _, fields in entries]
         return envelopes, 0 if head is None else int(head.split(b":", 1)[0])
 

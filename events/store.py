@@ -196,8 +196,10 @@ class EventStore(abc.ABC):
 
     def read_tail(self, game_id: str, after: int = 0) -> tuple[list[Envelope], int]:
         """The events after ``after`` and the head's version, read together: a log whose
-        events end before its head has lost its tail."""
-        return self.read(game_id, after), self.last_version(game_id)
+        events end before its head has lost its tail. The head is read first: an append
+        in between only adds events past it."""
+        head = self.last_version(game_id)
+        return self.read(game_id, after), head
 
     def verify(self, game_id: str) -> ChainReport:
         return verify_chain(self.read_raw(game_id))

@@ -560,3 +560,30 @@ def test_a_feed_entry_deleted_after_it_was_handed_out_is_acked_not_received(redi
     assert restarted.receive(block_seconds=0.05) == [second]
     restarted.ack(second)
     assert restarted.caught_up()
+
+
+def test_a_tail_read_while_another_client_appends_never_ends_before_its_head(store: EventStore) -> None:
+    """``read_tail`` answers the events and the head; were the head read after the events,
+    an append landing in between would make a whole log look cut short (``LogDamaged``)."""
+    store.append("race", one(n=0), 0)
+    done = threading.Event()
+    appended = [1]
+
+    def append() -> None:
+        while not done.is_set() and appended[0] < 5000:
+            store.append("race", one(n=appended[0]), appended[0])
+            appended[0] += 1
+
+    writer = threading.Thread(target=append)
+    writer.start()
+    try:
+        seen = 0
+        for _ in range(300):
+            after = max(0, seen - 1)  # the tail only: a whole log each time would make this quadratic
+            tail, head = store.read_tail("race", after=after)
+            assert tail and tail[-1].version >= head, f"read up to {tail[-1].version if tail else after}, head {head}"
+            seen = tail[-1].version
+    finally:
+        done.set()
+        writer.join()
+    assert appended[0] > 20, "the reads ran while the log grew"
