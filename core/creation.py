@@ -36,6 +36,7 @@ class Creation(Commands):
         turn_seconds: int | None = None,
         unlisted: bool = False,
         rated: bool = False,
+        rematch_of: str | None = None,
     ) -> Created:
         """A new game. ``rated``: every seat is a player's (held, reserved, by invite or
         open to players only), and the result moves their ratings. ``unlisted``: left out
@@ -46,12 +47,16 @@ class Creation(Commands):
         if command_id is None:
             # Without a key the request cannot be asked again: its tokens are answered as
             # written on the master (see ``confirm``).
-            return self._create_game(kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated)
+            return self._create_game(
+                kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated, rematch_of
+            )
         request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
         if unlisted:
             request.append("unlisted")
         if rated:
             request.append("rated")
+        if rematch_of:
+            request.append({"rematch_of": rematch_of})
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
         deadline = time.monotonic() + self.vault.CLAIM_SECONDS
         while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
@@ -69,7 +74,9 @@ class Creation(Commands):
                 raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")
             time.sleep(0.05)  # the first request with this key is creating the game
         try:
-            created = self._create_game(kind, players, options, seed, command_id, forked_from, turn_seconds, unlisted)
+            created = self._create_game(
+                kind, players, options, seed, command_id, forked_from, turn_seconds, unlisted, rated, rematch_of
+            )
         except BaseException:
             self.vault.abandon_create(command_id)
             raise
@@ -88,6 +95,7 @@ class Creation(Commands):
         turn_seconds: int | None,
         unlisted: bool = False,
         rated: bool = False,
+        rematch_of: str | None = None,
     ) -> Created:
         game = registry.get(kind)
         if game is None:
@@ -127,6 +135,7 @@ class Creation(Commands):
                 "turn_seconds": turn_seconds,
                 **({"unlisted": True} if unlisted else {}),
                 **({"rated": True} if rated else {}),
+                **({"rematch_of": rematch_of} if rematch_of else {}),
                 **draws_record(rng),
             },
         )
@@ -158,10 +167,12 @@ class Creation(Commands):
         name: str | None,
         player: Mapping[str, Any] | None = None,
         invite: str | None = None,
+        held: int | None = None,
     ) -> tuple[Table, str | None]:
         """Take an open seat: by name, with a new seat token; or for ``player`` (its name,
         and no token: the player's key acts for the seat). A reserved seat takes only its
-        player; an invite seat only its code."""
+        player; an invite seat only its code; a rematch's seat kept for a seat token's holder
+        only the caller who held (``held``) that seat of the game rematched."""
         table = self.load(game_id)
         if not 0 <= seat < len(table.seats):
             raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
@@ -172,6 +183,8 @@ class Creation(Commands):
             raise CommandError("not_your_seat", "A rated game seats players only: join with your player key.")
         if wanted.reserved_for is not None and (player is None or player["id"] != wanted.reserved_for):
             raise CommandError("not_your_seat", f"Seat {seat} is reserved for another player.")
+        if wanted.rematch_seat is not None and (player is not None or held != wanted.rematch_seat):
+            raise CommandError("not_your_seat", f"Seat {seat} is kept for the holder of the game rematched.")
         if wanted.invite and (invite is None or self.vault.owner(invite) != (game_id, seat)):
             raise CommandError("not_your_seat", f"Seat {seat} opens only with its invite code (used once; it lapses).")
         data: dict[str, Any] = {"seat": seat, "name": check_name(name if player is None else player["name"])}
@@ -214,6 +227,58 @@ class Creation(Commands):
         self.vault.revoke(game_id, seat)
         return self.tables.advance(table, list(result.envelopes))
 
+    def rematch(self, game_id: str, seat: int, player: Mapping[str, Any] | None) -> tuple[Table, int, str | None]:
+        """Offer a rematch of the finished game, or accept the one offered: ``seat`` (held by
+        ``player``, or by a seat token when None) takes its seat in the rematch. The rematch
+        has the game's kind, options, rating and listing, a new seed and the seat order
+        rotated by one; it is open until every human seat is taken, then it starts (bots
+        sit from the first). One rematch per game, however many seats ask at once. Returns
+        the rematch, the caller's seat in it and, for a seat token's holder, the new seat's
+        token (asked again, a new one: the first answer may have been lost)."""
+        old = self.load(game_id)
+        if old.status != "finished":
+            raise CommandError("game_in_play", "A rematch can be offered only once the game is over.")
+        rematch_id = self._rematch_game(old)
+        new_seat = (seat - 1) % len(old.seats)
+        table = self.load(rematch_id)
+        if not table.seats[new_seat].open:  # accepted already: nothing to append
+            token = None
+            if player is None:
+                self.vault.revoke(rematch_id, new_seat)
+                token = self.vault.issue_token(rematch_id, new_seat)
+            return table, new_seat, token
+        name = old.seats[seat].name if player is None else None
+        table, token = self.join(rematch_id, new_seat, name, player, held=seat if player is None else None)
+        return table, new_seat, token
+
+    def _rematch_game(self, old: Table) -> str:
+        """The id of ``old``'s rematch, made by this request if no other made it first."""
+        deadline = time.monotonic() + self.vault.CLAIM_SECONDS
+        while True:
+            link = self.vault.rematch(old.game_id)
+            if link is not None and link != self.vault.PENDING:
+                return link
+            if link is None and self.vault.claim_rematch(old.game_id):
+                break
+            if time.monotonic() > deadline:
+                raise CommandError("request_in_progress", "The rematch is being made; ask again in a moment.")
+            time.sleep(0.05)
+        try:
+            created = self.create_game(
+                old.kind,
+                rematch_seats(old),
+                old.options,
+                turn_seconds=old.turn_seconds,
+                unlisted=old.unlisted,
+                rated=old.rated,
+                rematch_of=old.game_id,
+            )
+        except BaseException:
+            self.vault.link_rematch(old.game_id, None)
+            raise
+        self.vault.link_rematch(old.game_id, created.table.game_id)
+        return created.table.game_id
+
     @staticmethod
     def _not_seated(table: Table, player: Mapping[str, Any]) -> None:
         held = [i for i, s in enumerate(table.seats) if s.player == player["id"]]
@@ -242,6 +307,8 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             seat_: dict[str, Any] = {"name": None, "bot": None, "open": True}
             if player.get("reserved_for"):  # a player's id (resolved by the API)
                 seat_["reserved_for"] = str(player["reserved_for"])
+            elif player.get("rematch_seat") is not None:  # set by ``rematch`` only
+                seat_["rematch_seat"] = int(player["rematch_seat"])
             elif player.get("invite"):
                 seat_["invite"] = True
             seats.append(seat_)
@@ -259,4 +326,22 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     held = [seat["player"] for seat in seats if "player" in seat]
     if len(held) != len(set(held)):
         raise CommandError("already_seated", "A player holds at most one seat of a game.")
+    return seats
+
+
+def rematch_seats(old: Table) -> list[dict[str, Any]]:
+    """The seats of ``old``'s rematch, in the order rotated by one (who sat second now sits
+    first): a bot keeps its level and name; a player's seat is reserved for the player; a
+    seat token's seat is kept for its holder."""
+    count = len(old.seats)
+    seats: list[dict[str, Any]] = []
+    for index in range(count):
+        was = (index + 1) % count
+        held = old.seats[was]
+        if held.bot is not None:
+            seats.append({"name": held.name, "bot": held.bot})
+        elif held.player is not None:
+            seats.append({"open": True, "reserved_for": held.player})
+        else:
+            seats.append({"open": True, "rematch_seat": was})
     return seats

@@ -22,6 +22,7 @@ class Code(StrEnum):
     STALE_VERSION = "stale_version"
     GAME_OVER = "game_over"
     GAME_NOT_STARTED = "game_not_started"
+    GAME_IN_PLAY = "game_in_play"
     SEAT_TAKEN = "seat_taken"
     ALREADY_SEATED = "already_seated"
     NAME_TAKEN = "name_taken"

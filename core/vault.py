@@ -23,6 +23,7 @@ class Secrets(abc.ABC):
     ``tests/platform/test_vault_contract.py``."""
 
     CLAIM_SECONDS = 30  # a create holds its Idempotency-Key this long while it runs
+    PENDING = "pending"  # a rematch link being made
     KEEP_SECONDS = 24 * 3600  # and its answer this long once done
 
     @abc.abstractmethod
@@ -54,6 +55,22 @@ class Secrets(abc.ABC):
     @abc.abstractmethod
     def revoke(self, game_id: str, seat: int) -> None:
         """Every token of ``seat`` in ``game_id`` acts no more."""
+
+    # A finished game's rematch (issue 21): one per game. The request that makes it first
+    # claims the link for ``CLAIM_SECONDS``; the link then names the new game for good
+    # (the new game's ``GameCreated`` names the old one, so the link is also in the logs).
+
+    @abc.abstractmethod
+    def rematch(self, game_id: str) -> str | None:
+        """The id of the game's rematch; ``PENDING`` while one is being made; None."""
+
+    @abc.abstractmethod
+    def claim_rematch(self, game_id: str) -> bool:
+        """Whether this request now makes the game's rematch (no link and no live claim)."""
+
+    @abc.abstractmethod
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        """Set the link to the new game (for good), or drop this request's claim (None)."""
 
     @staticmethod
     def created_tokens(key: str, record: Mapping[str, Any]) -> dict[int, str]:
@@ -153,6 +170,19 @@ class Vault(Secrets):
     def abandon_create(self, key: str) -> None:
         self.redis.delete(self._create_key(key))
 
+    def rematch(self, game_id: str) -> str | None:
+        value = self.redis.get(self._key(game_id, "rematch"))
+        return None if value is None else value.decode()
+
+    def claim_rematch(self, game_id: str) -> bool:
+        return bool(self.redis.set(self._key(game_id, "rematch"), self.PENDING, nx=True, ex=self.CLAIM_SECONDS))
+
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        if rematch_id is None:
+            self.redis.delete(self._key(game_id, "rematch"))
+        else:
+            self.redis.set(self._key(game_id, "rematch"), rematch_id)
+
     def revoke(self, game_id: str, seat: int) -> None:
         key = self._key(game_id, "tokens")
         for digest, owner in self.redis.hgetall(key).items():
@@ -170,6 +200,7 @@ class MemoryVault(Secrets):
         self._owners: dict[str, tuple[str, int]] = {}  # token hash -> (game, seat)
         self._creates: dict[str, tuple[float, str]] = {}  # key hash -> (expires at, record)
         self._lapses: dict[str, float] = {}  # token hash -> when it stops (invite codes)
+        self._rematches: dict[str, tuple[float, str]] = {}  # game -> (expires at, link)
 
     def set_seed(self, game_id: str, seed: str) -> None:
         with self._lock:
@@ -218,6 +249,26 @@ class MemoryVault(Secrets):
     def abandon_create(self, key: str) -> None:
         with self._lock:
             self._creates.pop(hashlib.sha256(key.encode()).hexdigest(), None)
+
+    def rematch(self, game_id: str) -> str | None:
+        with self._lock:
+            found = self._rematches.get(game_id)
+            return found[1] if found is not None and found[0] > time.monotonic() else None
+
+    def claim_rematch(self, game_id: str) -> bool:
+        with self._lock:
+            found = self._rematches.get(game_id)
+            if found is not None and found[0] > time.monotonic():
+                return False
+            self._rematches[game_id] = (time.monotonic() + self.CLAIM_SECONDS, self.PENDING)
+            return True
+
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        with self._lock:
+            if rematch_id is None:
+                self._rematches.pop(game_id, None)
+            else:
+                self._rematches[game_id] = (float("inf"), rematch_id)
 
     def revoke(self, game_id: str, seat: int) -> None:
         with self._lock:

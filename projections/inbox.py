@@ -10,7 +10,10 @@ models last held it with the table now, it notes, for every player holding a sea
 * ``game_started``: the last open seat was filled;
 * ``your_turn``: the player's seat is to act;
 * ``undo_requested``: another seat asks for an undo the player has not answered;
-* ``game_ended``: the game is over (its outcome is in the game).
+* ``game_ended``: the game is over (its outcome is in the game);
+* ``rematch_offered``: a seat took its seat in the rematch of a game the player played,
+  and the player's own seat there waits for it (``of``: the game rematched; ``by``: the
+  seat that took its seat).
 
 A notice is noted before the models move, so a projector killed in between notes it
 again when it applies the game anew: delivery is at least once, and each notice names
@@ -57,6 +60,16 @@ def notices(previous: dict[str, Any] | None, table: Table) -> list[tuple[str, di
             out.append((player, {"type": "undo_requested", **base, "request": undo.id, "by": undo.by}))
         if table.status == "finished" and (previous is None or previous.get("status") != "finished"):
             out.append((player, {"type": "game_ended", **base, "outcome": table.outcome}))
+    if table.rematch_of is not None and table.status == "open":
+        # Every human seat of a rematch starts open; one fewer open is one more acceptance.
+        taken = [i for i, s in enumerate(table.seats) if s.bot is None and not s.open]
+        if previous is not None:
+            taken = [i for i in taken if before_seats.get(i, {}).get("open")]
+        for seat, held in enumerate(table.seats):
+            if taken and held.open and held.reserved_for is not None:
+                notice: dict[str, Any] = {"type": "rematch_offered", "game": table.game_id, "kind": table.kind}
+                notice |= {"version": table.version, "seat": seat, "of": table.rematch_of, "by": taken[0]}
+                out.append((held.reserved_for, notice))
     return out
 
 

@@ -3,7 +3,8 @@
 The log holds the game's own events (folded by the game's ``evolve``) and a few
 platform events that the game never sees:
 
-* ``GameCreated``: kind, options, seats, the seed commitment, whether the deal is fair.
+* ``GameCreated``: kind, options, seats, the seed commitment, whether the deal is fair,
+  and for a rematch the game it follows (``rematch_of``).
 * ``SeatTaken``: an open seat filled (by a player, when its ``player`` says); the game
   is active once no seat is open.
 * ``SeatClaimed``: a player now holds a seat that a seat token held (issue 21).
@@ -63,16 +64,21 @@ class Seat:
     player: str | None = None  # the id of the player holding the seat (core.players)
     reserved_for: str | None = None  # an open seat only this player may take
     invite: bool = False  # an open seat taken only with its invite code
+    # In a rematch, an open seat kept for whoever held this seat of the game rematched
+    # (with its seat token; a player's seat is kept with ``reserved_for``).
+    rematch_seat: int | None = None
 
     @property
     def public(self) -> bool:
         """An open seat anyone may take (the lobby lists only these)."""
-        return self.open and self.reserved_for is None and not self.invite
+        return self.open and self.reserved_for is None and not self.invite and self.rematch_seat is None
 
     def as_json(self) -> dict[str, Any]:
-        out = {"name": self.name, "bot": self.bot, "open": self.open, "player": self.player}
+        out: dict[str, Any] = {"name": self.name, "bot": self.bot, "open": self.open, "player": self.player}
         if self.open:
             out |= {"reserved_for": self.reserved_for, "invite": self.invite}
+            if self.rematch_seat is not None:
+                out["rematch_seat"] = self.rematch_seat
         return out
 
 
@@ -110,6 +116,7 @@ class Table:
     schema: int = 1
     unlisted: bool = False  # left out of the lobby, the lists and profiles (reachable by its id)
     rated: bool = False  # between players only; its result moves their ratings (projections.ratings)
+    rematch_of: str | None = None  # the finished game this one is the rematch of
 
     @property
     def recipe(self) -> int:
@@ -156,6 +163,7 @@ class Table:
             "head": self.head,
             "unlisted": self.unlisted,
             "rated": self.rated,
+            "rematch_of": self.rematch_of,
         }
 
 
@@ -255,6 +263,7 @@ def _created(e: Envelope) -> Table:
             s.get("player"),
             s.get("reserved_for"),
             bool(s.get("invite", False)),
+            s.get("rematch_seat"),
         )
         for s in data["seats"]
     )
@@ -278,4 +287,5 @@ def _created(e: Envelope) -> Table:
         schema=e.schema,
         unlisted=bool(data.get("unlisted", False)),
         rated=bool(data.get("rated", False)),
+        rematch_of=data.get("rematch_of"),
     )

@@ -44,13 +44,14 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
 
-    from service.routes import chat, client, games, history, meta, players
+    from service.routes import chat, client, games, history, meta, players, rematch
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(client.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(rematch.bp)
     app.register_blueprint(chat.bp)
 
     @app.before_request

@@ -102,6 +102,7 @@ class SeatOut(Schema):
     player = fields.String(allow_none=True)
     reserved_for = fields.String(allow_none=True)
     invite = fields.Raw()  # on an open seat: whether it is opened by invite; the code itself, once, at creation
+    rematch_seat = fields.Integer(allow_none=True)  # a rematch's open seat kept for that seat's holder
     token = fields.String()
 
 
@@ -124,6 +125,7 @@ class SummaryOut(Schema):
     forked_from = fields.Raw(allow_none=True)
     turn_seconds = fields.Integer(allow_none=True)
     head = fields.Nested(lambda: HeadOut())
+    rematch_of = fields.String(allow_none=True)
 
 
 class HeadOut(Schema):
@@ -132,6 +134,7 @@ class HeadOut(Schema):
 
 
 class GameOut(SummaryOut):
+    rematch = fields.String(allow_none=True)  # a finished game's rematch, once offered
     view = fields.Dict()
     seat = fields.Integer(allow_none=True)
     legal_actions = fields.List(fields.Dict())
@@ -207,6 +210,13 @@ class MyGamesPageOut(GamesPageOut):
 
 
 class JoinedOut(Schema):
+    seat = fields.Integer()
+    token = fields.String(allow_none=True)
+    game = fields.Nested(SummaryOut)
+
+
+class RematchOut(Schema):
+    rematch = fields.String()
     seat = fields.Integer()
     token = fields.String(allow_none=True)
     game = fields.Nested(SummaryOut)

@@ -37,6 +37,8 @@ def _etag(table: Table) -> dict[str, str]:
 def game_body(table: Table, seat: int | None) -> dict[str, Any]:
     out = table.summary()
     out["seat"] = seat
+    link = platform().vault.rematch(table.game_id) if table.status == "finished" else None
+    out["rematch"] = None if link in (None, platform().vault.PENDING) else link
     out["view"] = board(table, seat)
     if table.status == "active" and seat is not None and seat in table.to_act():
         out["legal_actions"] = table.game.legal_actions(table.state, seat)

@@ -114,3 +114,13 @@ def test_ratings_follow_the_ledger_and_a_rebuild_gives_the_same_numbers(
     assert platform.ratings.snapshot() == live
     assert client.get("/v1/leaderboards/nothing").status_code == 404
     assert client.get("/v1/players/nobody/ratings").status_code == 404
+
+
+def test_a_rated_game_created_with_an_idempotency_key_is_rated_and_asked_again_the_same(client: FlaskClient) -> None:
+    ann = register(client, "ann")
+    request = {"kind": "tiny", "players": [{"me": True}, {"open": True}], "rated": True}
+    first = client.post("/v1/games", json=request, headers={**ann, "Idempotency-Key": "rated-1"}).get_json()
+    again = client.post("/v1/games", json=request, headers={**ann, "Idempotency-Key": "rated-1"}).get_json()
+    assert first["rated"] is True and again["id"] == first["id"]
+    unrated = client.post("/v1/games", json={**request, "rated": False}, headers={**ann, "Idempotency-Key": "rated-1"})
+    assert unrated.status_code == 422 and unrated.get_json()["code"] == "idempotency_key_reused"

@@ -81,3 +81,21 @@ def test_an_abandoned_create_frees_its_key(vault: Secrets) -> None:
     assert vault.claim_create("key", "fp") is None
     vault.abandon_create("key")
     assert vault.claim_create("key", "other") is None
+
+
+def test_a_rematch_is_claimed_once_then_linked_for_good(vault: Secrets) -> None:
+    assert vault.rematch("g-old") is None
+    assert vault.claim_rematch("g-old"), "the first request makes the rematch"
+    assert not vault.claim_rematch("g-old"), "a second one meanwhile waits for it"
+    assert vault.rematch("g-old") == vault.PENDING
+    vault.link_rematch("g-old", "g-new")
+    assert vault.rematch("g-old") == "g-new"
+    assert not vault.claim_rematch("g-old"), "a linked game is never rematched twice"
+    assert vault.rematch("g-other") is None
+
+
+def test_a_dropped_rematch_claim_frees_the_game(vault: Secrets) -> None:
+    assert vault.claim_rematch("g-old")
+    vault.link_rematch("g-old", None)
+    assert vault.rematch("g-old") is None
+    assert vault.claim_rematch("g-old")
