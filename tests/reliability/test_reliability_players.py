@@ -1,9 +1,10 @@
 """Player keys (issue 21), attacked as the seat tokens are in
 test_reliability_authorization.py, for every kind: another player's key, a key spelled
 every way the header allows, a rotated key, a revoked key, a key guessed from its shape,
-and the player's own key acting out of turn or claiming a seat it does not hold. Each is
-401 or 403 (problem+json), nothing is appended, and nothing of one player's games shows
-in another's lists."""
+and the player's own key acting out of turn or claiming a seat it does not hold, on every
+route that acts for a seat (actions, undo, fork, claim, rematch, the seats' chat). Each is
+401 or 403 (problem+json), nothing is appended or posted, and nothing of one player's
+games shows in another's lists."""
 
 from __future__ import annotations
 
@@ -89,6 +90,20 @@ def test_a_player_key_reads_and_acts_only_for_its_own_seats_in_every_kind(inline
                         expected,
                     ),
                     (
+                        f"{who} offers a rematch of ann's game",
+                        "POST",
+                        f"/v1/games/{g['id']}/rematch",
+                        {"headers": auth},
+                        expected,
+                    ),
+                    (
+                        f"{who} posts on the seats' chat of ann's game",
+                        "POST",
+                        f"/v1/games/{g['id']}/chat",
+                        {"json": {"channel": "seats", "text": "hello"}, "headers": auth},
+                        expected,
+                    ),
+                    (
                         f"{who} claims ann's seat with another seat's token",
                         "POST",
                         f"/v1/games/{g['id']}/seats/0/claim",
@@ -120,6 +135,8 @@ def test_a_player_key_reads_and_acts_only_for_its_own_seats_in_every_kind(inline
                 wrong.append((kind, name, response.status_code, response.get_data(as_text=True)[:160]))
     after = event_counts(inline_platform)
     appended = sum(after[g] - before.get(g, 0) for g in after)
+    chatted = [g for g in games if client.get(f"/v1/games/{g}/chat").get_json()["messages"]]
+    rematched = [g for g in games if inline_platform.vault.rematch(g) is not None]
     # Nothing of ann's games in bob's list or profile.
     mine = client.get("/v1/players/me/games", headers={"Authorization": f"Bearer {bob_key}"}).get_json()
     profile = client.get("/v1/players/bob").get_json()
@@ -128,8 +145,9 @@ def test_a_player_key_reads_and_acts_only_for_its_own_seats_in_every_kind(inline
     print(
         f"player keys: {len(tried)} requests with another player's, rotated, revoked and guessed keys in "
         f"{len(SPELLINGS)} spellings over {len(registry.keys())} kinds: statuses {statuses}; "
-        f"not as expected: {len(wrong)}; events appended {appended}; ann's games in bob's lists {len(leaked)}"
+        f"not as expected: {len(wrong)}; events appended {appended}; ann's games in bob's lists {len(leaked)}; "
+        f"chat messages stored {len(chatted)}; rematches made {len(rematched)}"
     )
     assert not wrong, wrong[:10]
-    assert appended == 0 and not leaked
+    assert appended == 0 and not leaked and not chatted and not rematched
     assert ann["id"] != bob["id"]
