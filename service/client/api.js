@@ -1,5 +1,5 @@
-// The public REST API and its event stream, and the seat tokens this browser holds.
-// Nothing here knows about the page; every other module goes through these calls.
+// The public REST API and its event streams, the seat tokens, invites and player key
+// this browser holds. Nothing here knows about the page; the other modules go through it.
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -39,7 +39,11 @@ export async function api(path, { method = "GET", body, token, headers = {}, sig
   if (text) {
     try { data = JSON.parse(text); } catch (_) { data = { detail: text.slice(0, 300) }; }
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    const error = new ApiError(response.status, data);
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
+  }
   return data;
 }
 
@@ -73,21 +77,23 @@ export function heldGames() {
   return out.sort((a, b) => b.at - a.at);
 }
 
-// Server-Sent Events read through fetch, so the seat token can travel in the
-// Authorization header (EventSource cannot send one). Reconnects with
-// Last-Event-ID until stopped or the server closes the stream of a finished game.
-export function streamEvents(gameId, { token, after = 0, onEvent, onState }) {
+// Server-Sent Events read through fetch, so a seat token or player key can travel in
+// the Authorization header (EventSource cannot send one, and a key never goes in a
+// URL). Each message goes to onMessage as {id, event, data}; a reconnect sends the last
+// id seen as Last-Event-ID. When the server ends the stream, it is over if `endOnClose`
+// (a finished game's stream), else it is opened again. A refusal of the credentials
+// (401, 403) or of the request (400, 404, 422) stops it: onState("refused", status).
+export function readEventStream(url, { token, lastId = null, onMessage, onState, endOnClose = true }) {
   const controller = new AbortController();
-  let last = after;
+  let last = lastId;
   let stopped = false;
   let delay = 1000;
 
   async function once() {
-    const headers = { Accept: "text/event-stream", "Last-Event-ID": String(last) };
+    const headers = { Accept: "text/event-stream" };
+    if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
     if (token) headers.Authorization = `Bearer ${token}`;
-    const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/events/stream`, {
-      headers, signal: controller.signal, cache: "no-store",
-    });
+    const response = await fetch(url, { headers, signal: controller.signal, cache: "no-store" });
     if (!response.ok || !response.body) throw new ApiError(response.status, null);
     onState && onState("live");
     delay = 1000;
@@ -114,10 +120,9 @@ export function streamEvents(gameId, { token, after = 0, onEvent, onState }) {
           else if (field === "data") message.data.push(val);
         }
         if (!message.data.length) continue;
-        let event;
-        try { event = JSON.parse(message.data.join("\n")); } catch (_) { continue; }
-        if (message.id !== null) last = Math.max(last, Number(message.id) || 0);
-        onEvent(event);
+        if (message.id !== null) last = message.id;
+        onMessage({ id: message.id, event: message.event, data: message.data.join("\n") });
+        if (stopped) return "stopped";
       }
     }
     return "closed";
@@ -127,9 +132,16 @@ export function streamEvents(gameId, { token, after = 0, onEvent, onState }) {
     while (!stopped) {
       try {
         const how = await once();
-        if (how === "closed") { onState && onState("closed"); break; }
+        if (how === "stopped") break;
+        if (endOnClose) { onState && onState("closed"); break; }
+        onState && onState("retrying");
+        await new Promise((r) => setTimeout(r, delay));
       } catch (error) {
         if (stopped || error.name === "AbortError") break;
+        if (error instanceof ApiError && [400, 401, 403, 404, 422].includes(error.status)) {
+          onState && onState("refused", error.status);
+          break;
+        }
         onState && onState("retrying");
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 15000);
@@ -141,4 +153,88 @@ export function streamEvents(gameId, { token, after = 0, onEvent, onState }) {
     stop() { stopped = true; controller.abort(); },
     get last() { return last; },
   };
+}
+
+// A game's live events (ids are versions; Last-Event-ID resumes), and its table chat
+// (`event: chat`, no id) to onChat.
+export function streamEvents(gameId, { token, after = 0, onEvent, onChat, onState }) {
+  let last = after;
+  const reader = readEventStream(`/v1/games/${encodeURIComponent(gameId)}/events/stream`, {
+    token,
+    lastId: String(after),
+    onState: (s) => onState && onState(s === "refused" ? "retrying" : s),
+    onMessage: ({ id, event, data }) => {
+      let parsed;
+      try { parsed = JSON.parse(data); } catch (_) { return; }
+      if (event === "chat") { if (onChat) onChat(parsed); return; }
+      if (id !== null) last = Math.max(last, Number(id) || 0);
+      onEvent(parsed);
+    },
+  });
+  return {
+    stop() { reader.stop(); },
+    get last() { return last; },
+  };
+}
+
+// The player this browser is signed in as: {id, name, created_at, key}, kept in
+// localStorage (the service shows a key once and keeps only its hash). Changes are
+// announced on window as "tablestream:player".
+const PLAYER = "tablestream:player";
+
+export function currentPlayer() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    return p && p.key && p.name ? p : null;
+  } catch (_) { return null; }
+}
+
+export function keepPlayer(player) {
+  localStorage.setItem(PLAYER, JSON.stringify({ id: player.id, name: player.name, created_at: player.created_at, key: player.key }));
+  window.dispatchEvent(new CustomEvent("tablestream:player"));
+}
+
+export function forgetPlayer() {
+  const p = currentPlayer();
+  localStorage.removeItem(PLAYER);
+  if (p) localStorage.removeItem(`tablestream:notices:${p.id}`);
+  window.dispatchEvent(new CustomEvent("tablestream:player"));
+}
+
+export function playerKey() {
+  return currentPlayer()?.key || null;
+}
+
+// The game kinds, asked once per page.
+let kindsPromise = null;
+export function kindsList() {
+  if (!kindsPromise) kindsPromise = api("/v1/kinds").then((r) => r.kinds).catch((e) => { kindsPromise = null; throw e; });
+  return kindsPromise;
+}
+
+// Invite codes this browser created, per game: {seat: code}. The service shows a code
+// once, in the answer that creates the game.
+const INVITES = "tablestream:invites:";
+
+export function invitesOf(gameId) {
+  try { return JSON.parse(localStorage.getItem(INVITES + gameId) || "{}"); } catch (_) { return {}; }
+}
+
+export function keepInvite(gameId, seat, code) {
+  const held = invitesOf(gameId);
+  held[seat] = code;
+  localStorage.setItem(INVITES + gameId, JSON.stringify(held));
+}
+
+export function inviteLink(gameId, seat, code) {
+  return `${location.origin}${location.pathname}#/join/${encodeURIComponent(gameId)}/${seat}/${encodeURIComponent(code)}`;
+}
+
+// An invite as pasted: the whole link, or "game/seat/code".
+export function parseInvite(text) {
+  const raw = String(text || "").trim();
+  const tail = raw.includes("#/join/") ? raw.split("#/join/")[1] : raw.replace(/^\/+/, "");
+  const parts = tail.split("/").map((p) => { try { return decodeURIComponent(p); } catch (_) { return p; } });
+  if (parts.length !== 3 || !parts[0] || !/^\d+$/.test(parts[1]) || !parts[2]) return null;
+  return { game: parts[0], seat: Number(parts[1]), code: parts[2] };
 }

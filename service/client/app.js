@@ -1,25 +1,56 @@
-// The reference client's entry point: a hash router over the lobby, the table
-// and the replay. It uses only the public REST API and its event stream.
+// The reference client's entry point: a hash router over the lobby, the table, the
+// replay, the player's account, invites, leaderboards and profiles, with the player's
+// notifications in the header. It uses only the public REST API and its event streams.
 
-import { clear, el } from "./dom.js";
-import { showLobby } from "./lobby.js";
+import { currentPlayer } from "./api.js";
+import { clear } from "./dom.js";
+import { showLobby, showJoin } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
+import { showAccount } from "./account.js";
+import { showLeaderboard, showProfile } from "./players.js";
+import { startNotices } from "./notify.js";
 
 const main = document.getElementById("main");
 let leave = null;
+let generation = 0;
 
+// Each page draws into a box of its own: a page still loading when the next one opens
+// (a sign-in that redirects, a quick click) is dropped, and its leave() still runs.
 async function route() {
+  const mine = ++generation;
   if (leave) { try { leave(); } catch (_) { /* already gone */ } leave = null; }
   const [path, query = ""] = (location.hash.replace(/^#/, "") || "/").split("?");
   const params = new URLSearchParams(query);
-  const parts = path.split("/").filter(Boolean);
-  clear(main);
-  if (parts[0] === "game" && parts[1]) leave = await showTable(main, decodeURIComponent(parts[1]), params);
-  else if (parts[0] === "replay" && parts[1]) leave = await showReplay(main, decodeURIComponent(parts[1]), params);
-  else leave = await showLobby(main);
+  const parts = path.split("/").filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch (_) { return p; } });
+  const box = document.createElement("div");
+  box.className = "page";
+  clear(main).appendChild(box);
+  let left;
+  if (parts[0] === "game" && parts[1]) left = await showTable(box, parts[1], params);
+  else if (parts[0] === "replay" && parts[1]) left = await showReplay(box, parts[1], params);
+  else if (parts[0] === "me") left = await showAccount(box);
+  else if (parts[0] === "join" && parts[1]) left = await showJoin(box, parts[1], Number(parts[2]), parts[3] || "");
+  else if (parts[0] === "leaderboards") left = await showLeaderboard(box, parts[1] || null);
+  else if (parts[0] === "players" && parts[1]) left = await showProfile(box, parts[1]);
+  else left = await showLobby(box);
+  if (mine !== generation) {
+    try { if (left) left(); } catch (_) { /* already gone */ }
+    return;
+  }
+  leave = left;
   main.focus({ preventScroll: true });
 }
 
+function drawAccountLink() {
+  const link = document.getElementById("account-link");
+  const player = currentPlayer();
+  if (link) link.textContent = player ? player.name : "Sign in";
+}
+
+startNotices(document.getElementById("bell-host"));
+window.addEventListener("tablestream:player", drawAccountLink);
+window.addEventListener("storage", (ev) => { if (ev.key === "tablestream:player") drawAccountLink(); });
+drawAccountLink();
 window.addEventListener("hashchange", route);
 route();

@@ -1,25 +1,56 @@
 // The lobby: the kinds and their rules summaries, a form to create a game of any
-// kind (human, open and bot seats, options), open games to join, your games.
+// kind (my own, human, open, reserved, invite and bot seats, options, unlisted,
+// rated), the player, open games to join, an invite to open, your games; and the
+// page an invite link opens.
 
-import { api, heldGames, keepSeat, newKey } from "./api.js";
+import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite } from "./api.js";
+import { accountPanel, myGamesList, signInForms } from "./account.js";
 import { clear, el, humanize, toast } from "./dom.js";
 
 const LEVELS = ["random", "greedy", "ismcts"];
 
+// A seat: the signed-in player's own ("me"), a person by name (who gets a seat token),
+// a bot, or open (to anyone, reserved for a player by name, or by an invite code).
 function seatRow(i, initial) {
+  const player = currentPlayer();
+  const types = [player ? "me" : null, "human", "bot", "open"].filter(Boolean);
+  const label = { me: player ? `Me (${player.name})` : "Me", human: "Human", bot: "Bot", open: "Open" };
   const type = el("select", { "aria-label": `seat ${i + 1} type`, name: `type-${i}`, "data-seat-type": i },
-    ["human", "bot", "open"].map((t) => el("option", { value: t, selected: t === initial }, humanize(t))));
+    types.map((t) => el("option", { value: t, selected: t === initial }, label[t])));
   const name = el("input", { type: "text", name: `name-${i}`, "aria-label": `seat ${i + 1} name`, placeholder: initial === "human" ? "your name" : "name (optional)", maxlength: 64, value: initial === "human" ? (localStorage.getItem("tablestream:name") || "") : "" });
   const level = el("select", { "aria-label": `seat ${i + 1} bot level`, name: `level-${i}`, "data-seat-level": i }, LEVELS.map((l) => el("option", { value: l, selected: l === "greedy" }, humanize(l))));
-  const row = el("div", { class: "seat-row", "data-seat": i }, el("span", { class: "seat-no" }, `Seat ${i + 1}`), type, name, level);
+  const access = el("select", { "aria-label": `seat ${i + 1} who may take it`, name: `access-${i}`, "data-seat-access": i },
+    [["anyone", "anyone"], ["invite", "by invite code"], ["reserved", "reserved for…"]].map(([v, t]) => el("option", { value: v }, t)));
+  const row = el("div", { class: "seat-row", "data-seat": i }, el("span", { class: "seat-no" }, `Seat ${i + 1}`), type, name, level, access);
   const sync = () => {
     level.hidden = type.value !== "bot";
-    name.hidden = type.value === "open";
-    name.placeholder = type.value === "human" ? "player name" : "bot name (optional)";
+    access.hidden = type.value !== "open";
+    name.hidden = type.value === "me" || (type.value === "open" && access.value !== "reserved");
+    name.placeholder = type.value === "human" ? "player name" : type.value === "open" ? "player's name" : "bot name (optional)";
+    name.setAttribute("aria-label", type.value === "open" ? `seat ${i + 1} reserved for` : `seat ${i + 1} name`);
   };
   type.addEventListener("change", sync);
+  access.addEventListener("change", sync);
   sync();
   return row;
+}
+
+function seatOf(row) {
+  const type = row.querySelector("[data-seat-type]").value;
+  const name = row.querySelector("input").value.trim();
+  if (type === "me") return { me: true };
+  if (type === "open") {
+    const access = row.querySelector("[data-seat-access]").value;
+    if (access === "invite") return { open: true, invite: true };
+    if (access === "reserved") {
+      if (!name) throw new Error(`Seat ${Number(row.dataset.seat) + 1}: name the player it is reserved for.`);
+      return { open: true, for: name };
+    }
+    return { open: true };
+  }
+  const level = row.querySelector("[data-seat-level]").value;
+  if (type === "bot") return name ? { bot: level, name } : { bot: level };
+  return { name: name || `Player ${Number(row.dataset.seat) + 1}` };
 }
 
 function optionField(opt) {
@@ -64,16 +95,24 @@ function readOptions(form) {
 }
 
 function createForm(kinds, onCreated) {
+  const player = currentPlayer();
   const kindSelect = el("select", { id: "kind", name: "kind", "data-testid": "kind" }, kinds.map((k) => el("option", { value: k.key }, k.title === k.key ? k.key : `${k.title} (${k.key})`)));
   const count = el("input", { type: "number", id: "players", name: "players", min: 1, max: 16, value: 2 });
   const seatsBox = el("div", { class: "seat-rows" });
   const optsBox = el("div", { class: "opts" });
   const summary = el("p", { class: "kind-summary" });
+  const unlisted = el("input", { type: "checkbox", id: "unlisted", name: "unlisted" });
+  const rated = el("input", { type: "checkbox", id: "rated", name: "rated", disabled: !player });
+  const table = el("fieldset", { class: "table-opts" }, el("legend", {}, "Table"),
+    el("div", { class: "opt opt-check" }, unlisted, el("label", { for: "unlisted" }, "Unlisted"),
+      el("small", { class: "help" }, "Kept out of the lobby, the lists and profiles; anyone with its link still reaches it.")),
+    el("div", { class: "opt opt-check" }, rated, el("label", { for: "rated" }, "Rated"),
+      el("small", { class: "help" }, player ? "The result moves the players' ratings: every seat is a player's (me, or open, reserved or by invite), no bots." : "Sign in to play rated games.")));
   const form = el("form", { class: "panel create", "aria-label": "create a game" },
     el("h3", {}, "New game"),
     el("div", { class: "opt" }, el("label", { for: "kind" }, "Game"), kindSelect), summary,
     el("div", { class: "opt" }, el("label", { for: "players" }, "Players"), count),
-    seatsBox, optsBox,
+    seatsBox, optsBox, table,
     el("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create game"));
 
   const current = () => kinds.find((k) => k.key === kindSelect.value);
@@ -83,7 +122,7 @@ function createForm(kinds, onCreated) {
     count.min = k.min_players; count.max = k.max_players; count.value = n;
     const before = [...seatsBox.querySelectorAll("[data-seat-type]")].map((s) => s.value);
     clear(seatsBox);
-    for (let i = 0; i < n; i += 1) seatsBox.appendChild(seatRow(i, before[i] || (i === 0 ? "human" : "bot")));
+    for (let i = 0; i < n; i += 1) seatsBox.appendChild(seatRow(i, before[i] || (i === 0 ? (player ? "me" : "human") : "bot")));
   }
   function layoutKind() {
     const k = current();
@@ -100,25 +139,25 @@ function createForm(kinds, onCreated) {
     ev.preventDefault();
     const button = form.querySelector("button[type=submit]");
     try {
-      const players = [...seatsBox.querySelectorAll(".seat-row")].map((row) => {
-        const type = row.querySelector("[data-seat-type]").value;
-        const name = row.querySelector("input").value.trim();
-        if (type === "open") return { open: true };
-        if (type === "bot") return name ? { bot: row.querySelector("[data-seat-level]").value, name } : { bot: row.querySelector("[data-seat-level]").value };
-        return { name: name || `Player ${Number(row.dataset.seat) + 1}` };
-      });
-      const first = players.find((p) => p.name && !p.bot);
+      const players = [...seatsBox.querySelectorAll(".seat-row")].map(seatOf);
+      const first = players.find((p) => p.name && !p.bot && !p.open);
       if (first) localStorage.setItem("tablestream:name", first.name);
       const body = { kind: kindSelect.value, players, options: readOptions(form) };
+      if (unlisted.checked) body.unlisted = true;
+      if (rated.checked) body.rated = true;
+      const me = currentPlayer();
+      if (players.some((p) => p.me) && !me) throw new Error("Sign in to take a seat as yourself.");
       button.disabled = true;
-      const game = await api("/v1/games", { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
+      const game = await api("/v1/games", { method: "POST", body, token: me?.key, headers: { "Idempotency-Key": newKey() } });
       let mine = null;
       for (const s of game.seats) {
+        if (typeof s.invite === "string") keepInvite(game.id, s.seat, s.invite);
         if (s.token) { keepSeat(game.id, s.seat, s.token, s.name); if (mine === null) mine = s.seat; }
+        if (me && s.player === me.id && mine === null) mine = s.seat;
       }
       onCreated(game, mine);
     } catch (e) {
-      const more = e.problem?.problems ? `: ${e.problem.problems.join("; ")}` : "";
+      const more = e.problem?.problems ? `: ${[].concat(e.problem.problems).join("; ")}` : "";
       toast(`${e.message}${more}`, "error");
     } finally {
       button.disabled = false;
@@ -132,35 +171,64 @@ function gameItem(g, kinds, extra) {
   return el("li", { class: "game-item" },
     el("a", { href: `#/game/${g.id}` }, `${title}`), " ",
     el("span", { class: ["pill", `status-${g.status}`] }, g.status), " ",
+    g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
     el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "open")).join(", ")), " ",
     extra);
 }
 
+// Take an open seat: with the player key when signed in (the seat is the player's), else
+// by name (this browser keeps the seat token). An invite code goes along when given.
+export async function takeSeat(gameId, seat, { name = null, invite = null } = {}) {
+  const me = currentPlayer();
+  const body = {};
+  if (invite) body.invite = invite;
+  if (!me) body.name = name;
+  const joined = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/join`, { method: "POST", body, token: me?.key });
+  if (joined.token) keepSeat(gameId, joined.seat, joined.token, name);
+  return joined;
+}
+
 async function openGames(box, kinds) {
+  const me = currentPlayer();
   const nameInput = el("input", { type: "text", id: "join-name", maxlength: 64, value: localStorage.getItem("tablestream:name") || "", placeholder: "your name" });
-  clear(box).append(el("h3", {}, "Open games"), el("div", { class: "opt" }, el("label", { for: "join-name" }, "Join as"), nameInput));
+  clear(box).append(el("h3", {}, "Open games"),
+    me ? el("p", { class: "muted small" }, `You join as ${me.name}.`) : el("div", { class: "opt" }, el("label", { for: "join-name" }, "Join as"), nameInput));
   let page;
   try { page = await api("/v1/games?status=open&limit=50"); } catch (e) { box.appendChild(el("p", { class: "error" }, e.message)); return; }
   if (!page.games.length) { box.appendChild(el("p", { class: "muted" }, "No game has an open seat right now.")); return; }
   box.appendChild(el("ul", { class: "games" }, page.games.map((g) => gameItem(g, kinds, el("span", { class: "join" },
-    g.seats.filter((s) => s.open).map((s) => el("button", {
+    g.seats.filter((s) => s.open && !s.invite && (!s.reserved_for || s.reserved_for === me?.id)).map((s) => el("button", {
       type: "button", class: "small", "data-join": `${g.id}:${s.seat}`,
       onclick: async () => {
         const name = nameInput.value.trim();
-        if (!name) { toast("Type your name first.", "error"); nameInput.focus(); return; }
+        if (!me && !name) { toast("Type your name first.", "error"); nameInput.focus(); return; }
         try {
-          const joined = await api(`/v1/games/${encodeURIComponent(g.id)}/seats/${s.seat}/join`, { method: "POST", body: { name } });
-          localStorage.setItem("tablestream:name", name);
-          keepSeat(g.id, joined.seat, joined.token, name);
+          const joined = await takeSeat(g.id, s.seat, { name });
+          if (!me) localStorage.setItem("tablestream:name", name);
           location.hash = `#/game/${g.id}?seat=${joined.seat}`;
         } catch (e) { toast(e.message, "error"); }
       },
     }, `Join seat ${s.seat + 1}`)))))));
 }
 
-async function myGames(box, kinds) {
+function inviteForm() {
+  const input = el("input", { type: "text", id: "invite-code", "data-testid": "invite-input", placeholder: "an invite link or code", autocomplete: "off" });
+  const form = el("form", { class: "panel invite-join", "aria-label": "join with an invite" },
+    el("h3", {}, "Join with an invite"),
+    el("div", { class: "opt" }, el("label", { for: "invite-code" }, "Paste the link or code you were sent"), input),
+    el("button", { type: "submit", "data-testid": "invite-go" }, "Open the invite"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const invite = parseInvite(input.value);
+    if (!invite) { toast("That is not an invite: paste the whole link, or game/seat/code.", "error"); return; }
+    location.hash = `#/join/${encodeURIComponent(invite.game)}/${invite.seat}/${encodeURIComponent(invite.code)}`;
+  });
+  return form;
+}
+
+async function browserGames(box, kinds) {
   const held = heldGames().slice(0, 15);
-  clear(box).appendChild(el("h3", {}, "Your games"));
+  clear(box).appendChild(el("h3", {}, currentPlayer() ? "Seats held in this browser" : "Your games"));
   if (!held.length) { box.appendChild(el("p", { class: "muted" }, "Games you create or join appear here.")); return; }
   const list = el("ul", { class: "games" });
   box.appendChild(list);
@@ -184,18 +252,73 @@ async function finishedGames(box, kinds) {
 export async function showLobby(root) {
   clear(root).appendChild(el("p", { class: "muted" }, "Loading the games…"));
   let kinds;
-  try { kinds = (await api("/v1/kinds")).kinds; } catch (e) { clear(root).appendChild(el("p", { class: "error" }, e.message)); return () => {}; }
+  try { kinds = await kindsList(); } catch (e) { clear(root).appendChild(el("p", { class: "error" }, e.message)); return () => {}; }
   const open = el("section", { class: "panel" });
-  const mine = el("section", { class: "panel" });
+  const mine = el("section", { class: "panel my-games-panel" });
+  const browser = el("section", { class: "panel" });
   const finished = el("section", { class: "panel" });
+  const account = accountPanel();
   const form = createForm(kinds, (game, seat) => { location.hash = `#/game/${game.id}${seat !== null ? `?seat=${seat}` : ""}`; });
   clear(root).appendChild(el("div", { class: "lobby" },
     el("div", { class: "lobby-main" }, form, el("section", { class: "panel kinds" }, el("h3", {}, "The games"),
       el("ul", { class: "kind-list" }, kinds.map((k) => el("li", {}, el("h4", {}, k.title, " ", el("small", { class: "muted" }, `${k.key} · ${k.min_players}–${k.max_players} players`)), el("p", {}, k.summary)))))),
-    el("div", { class: "lobby-side" }, mine, open, finished,
+    el("div", { class: "lobby-side" }, account.node, mine, inviteForm(), browser, open, finished,
       el("button", { type: "button", class: "secondary", onclick: () => openGames(open, kinds) }, "Refresh open games"))));
+  const leaveMine = myGamesList(mine, { limit: 10 });
+  mine.hidden = !currentPlayer();
   openGames(open, kinds);
-  myGames(mine, kinds);
+  browserGames(browser, kinds);
   finishedGames(finished, kinds);
-  return () => {};
+  // Signing in or out here changes what the form offers and whose games show: draw anew.
+  const onPlayer = () => window.dispatchEvent(new HashChangeEvent("hashchange"));
+  window.addEventListener("tablestream:player", onPlayer, { once: true });
+  return () => { leaveMine(); account.leave(); window.removeEventListener("tablestream:player", onPlayer); };
+}
+
+// An invite: the game it opens, and a button to take the seat (as the signed-in player,
+// or by name), or a sign-in first.
+export async function showJoin(root, gameId, seat, code) {
+  clear(root).appendChild(el("p", { class: "muted" }, "Loading the invite…"));
+  let game;
+  let kinds = [];
+  try {
+    [game, kinds] = await Promise.all([api(`/v1/games/${encodeURIComponent(gameId)}`), kindsList().catch(() => [])]);
+  } catch (e) {
+    clear(root).appendChild(el("p", { class: "error" }, e.status === 404 ? "This invite's game does not exist (or not on this server)." : e.message));
+    return () => {};
+  }
+  const title = kinds.find((k) => k.key === game.kind)?.title || game.kind;
+  const target = game.seats[seat];
+  const box = el("section", { class: "panel join-invite", "aria-label": "invite" });
+  const draw = () => {
+    const me = currentPlayer();
+    clear(box).append(el("h2", {}, `An invite to ${title}`),
+      el("p", {}, `Seats: ${game.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : s.seat === seat ? "you?" : "open")).join(", ")}.`),
+      game.rated ? el("p", { class: "note" }, "A rated game: the result moves both players' ratings.") : null);
+    if (!target || !target.open) {
+      box.append(el("p", { class: "warn" }, "This seat is taken already."), el("a", { class: "button", href: `#/game/${encodeURIComponent(gameId)}` }, "Watch the game"));
+      return;
+    }
+    const nameInput = el("input", { type: "text", id: "invite-name", maxlength: 64, value: localStorage.getItem("tablestream:name") || "" });
+    const go = el("button", {
+      type: "button", class: "primary", "data-testid": "accept-invite",
+      onclick: async () => {
+        go.disabled = true;
+        try {
+          const joined = await takeSeat(gameId, seat, { name: nameInput.value.trim() || null, invite: code });
+          location.hash = `#/game/${encodeURIComponent(gameId)}?seat=${joined.seat}`;
+        } catch (e) { toast(e.message, "error"); go.disabled = false; }
+      },
+    }, me ? `Join as ${me.name}` : "Join by name");
+    if (me) box.append(go);
+    else {
+      box.append(el("p", { class: "muted" }, game.rated ? "Sign up or sign in to take this seat." : "Sign up or sign in to keep this game with your player, or join by name only."));
+      if (!game.rated) box.append(el("div", { class: "opt" }, el("label", { for: "invite-name" }, "Your name"), nameInput), go);
+      box.append(signInForms({ compact: true }));
+    }
+  };
+  clear(root).appendChild(el("div", { class: "join-page" }, box));
+  window.addEventListener("tablestream:player", draw);
+  draw();
+  return () => window.removeEventListener("tablestream:player", draw);
 }

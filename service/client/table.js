@@ -1,8 +1,11 @@
 // The table: one seat's view of a game, its legal actions as buttons, the live
-// event log over SSE (its hash chain checked as it arrives), undo requests, and the
-// outcome when the game is over.
+// event log over SSE (its hash chain checked as it arrives), undo requests, table chat,
+// invites to share while seats are open, the outcome when the game is over and a
+// rematch. A signed-in player acts with its key for the seat it holds.
 
-import { ApiError, api, keepSeat, newKey, seatsHeld, streamEvents } from "./api.js";
+import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, newKey, seatsHeld, streamEvents } from "./api.js";
+import { chatPanel } from "./chat.js";
+import { copyButton } from "./account.js";
 import { clear, el, humanize } from "./dom.js";
 import { namedTitle } from "./cards.js";
 import { kindModule } from "./kinds/index.js";
@@ -78,10 +81,36 @@ export function outcomePanel(game) {
     game.seed ? el("p", { class: "seed" }, "Seed revealed: ", el("code", {}, game.seed)) : null);
 }
 
+const REMATCH = "tablestream:rematch:"; // per finished game: the seats of this browser that offered or accepted
+
+function rematchAnswered(gameId) {
+  try { return JSON.parse(localStorage.getItem(REMATCH + gameId) || "{}"); } catch (_) { return {}; }
+}
+
+function keepRematchAnswer(gameId, seat) {
+  const answered = rematchAnswered(gameId);
+  answered[seat] = Date.now();
+  localStorage.setItem(REMATCH + gameId, JSON.stringify(answered));
+}
+
+// The seat a player holds in a game, asked with its key (null: none, or no player).
+async function playerSeat(gameId, player) {
+  if (!player) return null;
+  try {
+    const probe = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token: player.key });
+    return probe.seat ?? null;
+  } catch (_) {
+    return null; // the table itself says what is wrong
+  }
+}
+
 export async function showTable(root, gameId, params) {
   const held = seatsHeld(gameId);
+  const player = currentPlayer();
+  const mySeat = await playerSeat(gameId, player);
+  if (mySeat !== null) held[mySeat] = { token: player.key, name: player.name, player: true };
   const heldSeats = Object.keys(held).map(Number).sort((a, b) => a - b);
-  let seat = params.get("seat") !== null && held[params.get("seat")] ? Number(params.get("seat")) : (heldSeats.length ? heldSeats[0] : null);
+  let seat = params.get("seat") !== null && held[params.get("seat")] ? Number(params.get("seat")) : (mySeat !== null ? mySeat : (heldSeats.length ? heldSeats[0] : null));
   const token = () => (seat !== null && held[seat] ? held[seat].token : null);
 
   let game = null;
@@ -92,7 +121,16 @@ export async function showTable(root, gameId, params) {
   let refreshTimer = null;
   let liveState = "connecting";
   let error = null;
+  let rematchGame = null;
+  let rematchTimer = null;
+  let drawnStatus = null;
   const composerPicks = new Map();
+  const chat = chatPanel(gameId, () => ({
+    seat,
+    token: token() || (seat === null ? player?.key : null) || null,
+    canPost: seat !== null || !!player,
+    name: (i) => seatName(game?.seats, i),
+  }));
 
   const header = el("div", { class: "table-head" });
   const boardBox = el("div", { class: "board-box", "aria-live": "off" });
@@ -103,7 +141,7 @@ export async function showTable(root, gameId, params) {
   const logBox = el("section", { class: "panel log-panel" }, el("h3", {}, "Event log"), chainNote, logList);
   let chain = new LiveChain();
   clear(root).appendChild(el("div", { class: "table" }, header, el("div", { class: "table-grid" },
-    el("div", { class: "main-col" }, boardBox), el("div", { class: "side-col" }, actionsBox, sideBox, logBox))));
+    el("div", { class: "main-col" }, boardBox), el("div", { class: "side-col" }, actionsBox, sideBox, chat.node, logBox))));
 
   const kind = () => kindModule(game.kind);
 
@@ -119,6 +157,7 @@ export async function showTable(root, gameId, params) {
       applied = ticket;
       game = got;
       error = null;
+      rematchGame = game.rematch ? await api(`/v1/games/${encodeURIComponent(game.rematch)}`).catch(() => rematchGame) : null;
     } catch (e) {
       error = e;
       if (e.status === 401 && seat !== null) { toast("This browser's seat token was refused; watching as a spectator."); seat = null; return load(); }
@@ -127,6 +166,20 @@ export async function showTable(root, gameId, params) {
     render();
     const newest = events.length ? events.at(-1).version : 0;
     if (game && newest > game.version) scheduleRefresh();
+    if (game && drawnStatus !== game.status) {
+      // The spectators' channel opens to the seats at the end; a seat switch reads anew.
+      if (drawnStatus !== null) chat.reset();
+      drawnStatus = game.status;
+    }
+    watchRematch();
+  }
+
+  // A seat by token hears of a rematch only by asking (a player hears it on its stream).
+  function watchRematch() {
+    clearTimeout(rematchTimer);
+    if (!game || seat === null || held[seat]?.player) return;
+    const waiting = (game.status === "finished" && (!rematchGame || rematchGame.status === "open")) || (game.status === "open" && game.rematch_of);
+    if (waiting) rematchTimer = setTimeout(scheduleRefresh, 5000);
   }
 
   function scheduleRefresh() {
@@ -154,6 +207,9 @@ export async function showTable(root, gameId, params) {
         el("span", { class: "pill" }, `version ${game.version}`),
         el("span", { class: ["pill", `live-${liveState}`], title: "event stream" }, liveState === "live" ? "● live" : liveState),
         game.fair_deal ? null : el("span", { class: "pill warn" }, "fixed deal"),
+        game.rated ? el("span", { class: "pill" }, "rated") : null,
+        game.unlisted ? el("span", { class: "pill" }, "unlisted") : null,
+        game.rematch_of ? el("a", { href: `#/game/${encodeURIComponent(game.rematch_of)}`, "data-testid": "rematch-of" }, "rematch of the last game") : null,
         game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
         class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner"],
@@ -168,6 +224,7 @@ export async function showTable(root, gameId, params) {
   }
 
   function turnText(you) {
+    if (game.status === "open" && game.rematch_of) return "A rematch: waiting for every player to accept it.";
     if (game.status === "open") return "Waiting for players to join the open seats.";
     if (game.status === "finished") return "The game is over.";
     const acting = game.to_act || [];
@@ -275,9 +332,88 @@ export async function showTable(root, gameId, params) {
     }
   }
 
+  function invitePanel() {
+    const codes = invitesOf(gameId);
+    const open = game.seats.filter((s) => s.open && codes[s.seat]);
+    if (game.status !== "open" || !open.length) return null;
+    return el("section", { class: "panel invites", "aria-label": "invites" }, el("h3", {}, "Invite"),
+      el("p", { class: "small" }, "Send this link (or the code) to the person you invite: it opens the seat once, for a week. Anyone who has it can take the seat."),
+      open.map((s) => {
+        const link = inviteLink(gameId, s.seat, codes[s.seat]);
+        const code = `${gameId}/${s.seat}/${codes[s.seat]}`;
+        return el("div", { class: "invite", "data-seat": s.seat },
+          el("label", { for: `invite-${s.seat}` }, `Seat ${s.seat + 1}`),
+          el("div", { class: "row" },
+            el("input", { type: "text", readonly: true, id: `invite-${s.seat}`, class: "key-field", value: link, "data-testid": "invite-link", onfocus: (ev) => ev.target.select() }),
+            copyButton(() => link, "Copy link", "copy-invite")),
+          el("p", { class: "small muted" }, "Code: ", el("code", { "data-testid": "invite-code" }, code)));
+      }));
+  }
+
+  function rematchCredential() {
+    if (game.rematch_of) {
+      // On the new table: accept with the player key, or a seat token of the game before.
+      if (player && game.seats.some((s) => s.player === player.id)) return { from: game.rematch_of, token: player.key, seat: null };
+      const before = seatsHeld(game.rematch_of);
+      const first = Object.keys(before)[0];
+      return first === undefined ? null : { from: game.rematch_of, token: before[first].token, seat: Number(first) };
+    }
+    return seat === null ? null : { from: gameId, token: token(), seat };
+  }
+
+  async function rematch(button) {
+    const cred = rematchCredential();
+    if (!cred) return;
+    button.disabled = true;
+    try {
+      const answer = await api(`/v1/games/${encodeURIComponent(cred.from)}/rematch`, { method: "POST", token: cred.token, body: {} });
+      keepRematchAnswer(cred.from, cred.seat ?? "player");
+      if (answer.token) keepSeat(answer.rematch, answer.seat, answer.token, answer.game?.seats?.[answer.seat]?.name);
+      toast(answer.game?.status === "active" ? "The rematch begins." : "Rematch offered: waiting for the others to accept.");
+      location.hash = `#/game/${encodeURIComponent(answer.rematch)}?seat=${answer.seat}`;
+    } catch (e) {
+      toast(e.status === 404 && !e.code ? "Rematches are not available on this server." : e.message, "error");
+      button.disabled = false;
+    }
+  }
+
+  function rematchPanel() {
+    const cred = rematchCredential();
+    if (!cred) return null;
+    const box = el("section", { class: "panel rematch", "aria-label": "rematch", "data-testid": "rematch" }, el("h3", {}, "Rematch"));
+    const answered = Object.keys(rematchAnswered(cred.from)).length > 0;
+    if (game.rematch_of) {
+      if (answered) box.appendChild(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You accepted; the game starts when every player has."));
+      else {
+        box.append(el("p", {}, "A rematch of your last game: same seats, rotated, and a new deal."),
+          el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget) }, "Accept the rematch"));
+      }
+      return box;
+    }
+    if (!game.rematch) {
+      box.append(el("p", { class: "small muted" }, "Same game, same seats in a new order, a new deal."),
+        el("button", { type: "button", class: "primary", "data-testid": "rematch-offer", onclick: (ev) => rematch(ev.currentTarget) }, "Offer a rematch"));
+      return box;
+    }
+    const link = el("a", { href: `#/game/${encodeURIComponent(game.rematch)}`, "data-testid": "rematch-open" }, "Go to the rematch");
+    if (rematchGame && rematchGame.status !== "open") box.append(el("p", {}, "The rematch has started. "), link);
+    else if (answered) box.append(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You asked for a rematch; waiting for the others to accept. "), link);
+    else {
+      box.append(el("p", { "data-testid": "rematch-offered" }, "A rematch is offered."),
+        el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget) }, "Accept the rematch"));
+    }
+    return box;
+  }
+
   function renderSide() {
     clear(sideBox);
     if (game.status === "finished") sideBox.appendChild(outcomePanel(game));
+    const invites = invitePanel();
+    if (invites) sideBox.appendChild(invites);
+    if (game.status === "finished" || (game.status === "open" && game.rematch_of)) {
+      const panel = rematchPanel();
+      if (panel) sideBox.appendChild(panel);
+    }
     if (game.status !== "active" || seat === null) return;
     const pending = undoState();
     const box = el("section", { class: "panel undo" }, el("h3", {}, "Undo"));
@@ -409,6 +545,7 @@ export async function showTable(root, gameId, params) {
     chain = new LiveChain();
     clear(logList);
     boot();
+    chat.reset();
   }
 
   async function boot() {
@@ -417,13 +554,37 @@ export async function showTable(root, gameId, params) {
     try { addEvents(await allEvents(gameId, token())); } catch (e) { toast(e.message, "error"); }
     renderSide(); // the undo panel reads the log, which the first drawing did not have yet
     const after = events.length ? events.at(-1).version : 0;
+    let wasDown = false;
     stream = streamEvents(gameId, {
       token: token(), after,
       onEvent: (e) => { addEvents([e]); scheduleRefresh(); },
-      onState: (s) => { liveState = s === "closed" ? "ended" : s; if (game) renderHeader(); if (s === "closed") scheduleRefresh(); },
+      onChat: (m) => chat.add(m),
+      onState: (s) => {
+        liveState = s === "closed" ? "ended" : s;
+        if (game) renderHeader();
+        if (s === "closed") scheduleRefresh();
+        if (s === "live" && wasDown) chat.catchUp();
+        wasDown = s === "retrying";
+      },
     });
   }
 
+  // The player's stream: a turn, a start, an end or a rematch of this game (or of its
+  // rematch) redraws the table; a chat message of this table joins the chat.
+  function onNotice(ev) {
+    const n = ev.detail || {};
+    if (n.type === "chat" && n.game === gameId) { chat.add(n.message); return; }
+    if (n.game === gameId || n.of === gameId || (game && (n.game === game.rematch || n.game === game.rematch_of))) scheduleRefresh();
+  }
+  window.addEventListener("tablestream:notice", onNotice);
+
   boot();
-  return () => { if (stream) stream.stop(); clearTimeout(refreshTimer); };
+  chat.reset();
+  return () => {
+    if (stream) stream.stop();
+    clearTimeout(refreshTimer);
+    clearTimeout(rematchTimer);
+    chat.stop();
+    window.removeEventListener("tablestream:notice", onNotice);
+  };
 }

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,17 +91,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         item.failed_call = report.failed  # type: ignore[attr-defined]
 
 
-@pytest.fixture()
-def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)  # type: ignore[attr-defined]
+def _watched_page(browser: Any, server: str) -> Any:
+    """A page in a context of its own (a person of its own: its own localStorage), that
+    notes its JavaScript errors, a trail of API requests, and any request to another host."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
+    page.errors = errors
     trail: list[str] = []
+    page.trail = trail
     page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
     page.on("requestfailed", lambda req: trail.append(f"failed {req.method} {req.url}: {req.failure}"))
     elsewhere: list[str] = []  # no CDN, no external font: every request goes to the service
+    page.elsewhere = elsewhere
 
     def answered(res: Any) -> None:
         if "/v1/" in res.url:
@@ -115,19 +118,49 @@ def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterat
 
     page.on("response", answered)
     page.on("request", requested)
-    yield page
+    return page
+
+
+def _close_watched(page: Any, request: pytest.FixtureRequest, suffix: str = "") -> None:
     if getattr(request.node, "failed_call", False):  # keep what the browser showed
         OUTPUT.mkdir(exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name) + suffix
         try:
             page.screenshot(path=str(OUTPUT / f"failed-{name}.png"), full_page=True)
-            text = page.url + "\n\n" + page.inner_text("body") + "\n\n" + "\n".join(trail[-200:])
+            text = page.url + "\n\n" + page.inner_text("body") + "\n\n" + "\n".join(page.trail[-200:])
             (OUTPUT / f"failed-{name}.txt").write_text(text)
         except Exception:  # the page itself may be gone
             pass
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
-    assert not elsewhere, f"requests to other hosts: {elsewhere}"
+    page.context.close()
+    assert not page.errors, f"JavaScript errors in the page{suffix}: {page.errors}"
+    assert not page.elsewhere, f"requests to other hosts{suffix}: {page.elsewhere}"
+
+
+@pytest.fixture()
+def page(browser: object, server: str, request: pytest.FixtureRequest) -> Iterator[object]:
+    watched = _watched_page(browser, server)
+    yield watched
+    _close_watched(watched, request)
+
+
+@pytest.fixture()
+def people(browser: object, server: str, request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]]:
+    """Opens a page per person, each in a browser context of its own: ``people("ann")``."""
+    opened: list[tuple[str, Any]] = []
+
+    def open_page(name: str) -> Any:
+        watched = _watched_page(browser, server)
+        opened.append((name, watched))
+        return watched
+
+    yield open_page
+    problems = []
+    for name, watched in opened:
+        try:
+            _close_watched(watched, request, f"-{name}")
+        except AssertionError as problem:  # close every context before failing
+            problems.append(str(problem))
+    assert not problems, problems
 
 
 @pytest.fixture(scope="session")
