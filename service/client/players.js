@@ -115,11 +115,13 @@ export async function showProfile(root, name) {
     clear(gamesBox).append(el("h3", {}, `Finished games (${finished.total})`),
       finished.latest.length ? el("ul", { class: "games" }, finished.latest.map((g) => {
         const seat = g.seats.find((s) => s.player === profile.id);
-        const won = seat && g.outcome?.winners?.includes(seat.seat);
+        const winners = g.outcome?.winners || [];
+        const won = seat && winners.includes(seat.seat);
+        const result = !won ? "lost" : winners.length > 1 ? "shared win" : "won";
         return el("li", { class: "game-item" },
           el("a", { href: `#/replay/${encodeURIComponent(g.id)}` }, titleOf(g.kind)), " ",
           g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
-          el("span", { class: ["pill", won ? "status-active" : null] }, won ? "won" : "lost"), " ",
+          el("span", { class: ["pill", won ? "status-active" : null] }, result), " ",
           el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "?")).join(" vs ")));
       })) : el("p", { class: "muted" }, "None yet."));
   }

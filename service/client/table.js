@@ -81,18 +81,6 @@ export function outcomePanel(game) {
     game.seed ? el("p", { class: "seed" }, "Seed revealed: ", el("code", {}, game.seed)) : null);
 }
 
-const REMATCH = "tablestream:rematch:"; // per finished game: the seats of this browser that offered or accepted
-
-function rematchAnswered(gameId) {
-  try { return JSON.parse(localStorage.getItem(REMATCH + gameId) || "{}"); } catch (_) { return {}; }
-}
-
-function keepRematchAnswer(gameId, seat) {
-  const answered = rematchAnswered(gameId);
-  answered[seat] = Date.now();
-  localStorage.setItem(REMATCH + gameId, JSON.stringify(answered));
-}
-
 // The seat a player holds in a game, asked with its key (null: none, or no player).
 async function playerSeat(gameId, player) {
   if (!player) return null;
@@ -350,58 +338,61 @@ export async function showTable(root, gameId, params) {
       }));
   }
 
-  function rematchCredential() {
+  // Who may answer the rematch here, and whether it has: on the finished game, this
+  // table's seat (its seat in the rematch is one place earlier: the order rotates by
+  // one); on the rematch while it is open, the player whose seat is reserved or taken
+  // there, or a seat token of the game before. A seat taken in the rematch has accepted.
+  function rematchAnswer() {
     if (game.rematch_of) {
-      // On the new table: accept with the player key, or a seat token of the game before.
-      if (player && game.seats.some((s) => s.player === player.id)) return { from: game.rematch_of, token: player.key, seat: null };
+      if (player) {
+        if (game.seats.some((s) => s.player === player.id)) return { accepted: true };
+        if (game.seats.some((s) => s.open && s.reserved_for === player.id)) return { from: game.rematch_of, token: player.key, accepted: false };
+      }
+      if (Object.keys(seatsHeld(gameId)).length) return { accepted: true };
       const before = seatsHeld(game.rematch_of);
       const first = Object.keys(before)[0];
-      return first === undefined ? null : { from: game.rematch_of, token: before[first].token, seat: Number(first) };
+      return first === undefined ? null : { from: game.rematch_of, token: before[first].token, accepted: false };
     }
-    return seat === null ? null : { from: gameId, token: token(), seat };
+    if (seat === null) return null;
+    const n = game.seats.length;
+    const there = rematchGame?.seats?.[(seat - 1 + n) % n];
+    return { from: gameId, token: token(), accepted: !!there && !there.open, newSeat: (seat - 1 + n) % n };
   }
 
-  async function rematch(button) {
-    const cred = rematchCredential();
-    if (!cred) return;
+  async function rematch(button, answer) {
     button.disabled = true;
     try {
-      const answer = await api(`/v1/games/${encodeURIComponent(cred.from)}/rematch`, { method: "POST", token: cred.token, body: {} });
-      keepRematchAnswer(cred.from, cred.seat ?? "player");
-      if (answer.token) keepSeat(answer.rematch, answer.seat, answer.token, answer.game?.seats?.[answer.seat]?.name);
-      toast(answer.game?.status === "active" ? "The rematch begins." : "Rematch offered: waiting for the others to accept.");
-      location.hash = `#/game/${encodeURIComponent(answer.rematch)}?seat=${answer.seat}`;
+      const got = await api(`/v1/games/${encodeURIComponent(answer.from)}/rematch`, { method: "POST", token: answer.token, body: {} });
+      if (got.token) keepSeat(got.rematch, got.seat, got.token, got.game?.seats?.[got.seat]?.name);
+      toast(got.game?.status === "active" ? "The rematch begins." : "Rematch offered: waiting for the others to accept.");
+      const target = `#/game/${encodeURIComponent(got.rematch)}?seat=${got.seat}`;
+      if (location.hash === target) window.dispatchEvent(new HashChangeEvent("hashchange"));
+      else location.hash = target;
     } catch (e) {
-      toast(e.status === 404 && !e.code ? "Rematches are not available on this server." : e.message, "error");
+      toast(e.message, "error");
       button.disabled = false;
     }
   }
 
   function rematchPanel() {
-    const cred = rematchCredential();
-    if (!cred) return null;
+    const answer = rematchAnswer();
+    if (!answer) return null;
     const box = el("section", { class: "panel rematch", "aria-label": "rematch", "data-testid": "rematch" }, el("h3", {}, "Rematch"));
-    const answered = Object.keys(rematchAnswered(cred.from)).length > 0;
+    const accept = (label) => el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget, answer) }, label);
     if (game.rematch_of) {
-      if (answered) box.appendChild(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You accepted; the game starts when every player has."));
-      else {
-        box.append(el("p", {}, "A rematch of your last game: same seats, rotated, and a new deal."),
-          el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget) }, "Accept the rematch"));
-      }
+      if (answer.accepted) box.appendChild(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You accepted; the game starts when every player has."));
+      else box.append(el("p", {}, "A rematch of your last game: the same seats, in a new order, and a new deal."), accept("Accept the rematch"));
       return box;
     }
     if (!game.rematch) {
-      box.append(el("p", { class: "small muted" }, "Same game, same seats in a new order, a new deal."),
-        el("button", { type: "button", class: "primary", "data-testid": "rematch-offer", onclick: (ev) => rematch(ev.currentTarget) }, "Offer a rematch"));
+      box.append(el("p", { class: "small muted" }, "The same game and seats, in a new order, and a new deal."),
+        el("button", { type: "button", class: "primary", "data-testid": "rematch-offer", onclick: (ev) => rematch(ev.currentTarget, answer) }, "Offer a rematch"));
       return box;
     }
-    const link = el("a", { href: `#/game/${encodeURIComponent(game.rematch)}`, "data-testid": "rematch-open" }, "Go to the rematch");
+    const link = el("a", { href: `#/game/${encodeURIComponent(game.rematch)}?seat=${answer.newSeat}`, "data-testid": "rematch-open" }, "Go to the rematch");
     if (rematchGame && rematchGame.status !== "open") box.append(el("p", {}, "The rematch has started. "), link);
-    else if (answered) box.append(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You asked for a rematch; waiting for the others to accept. "), link);
-    else {
-      box.append(el("p", { "data-testid": "rematch-offered" }, "A rematch is offered."),
-        el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget) }, "Accept the rematch"));
-    }
+    else if (answer.accepted) box.append(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You are in the rematch; waiting for the others to accept. "), link);
+    else box.append(el("p", { "data-testid": "rematch-offered" }, "A rematch is offered."), accept("Accept the rematch"));
     return box;
   }
 

@@ -1,0 +1,230 @@
+"""Issue 21's "done when", in Chromium with two people (two browser contexts, so two
+localStorages): ann signs up, creates a rated game with a seat opened by invite and
+passes the link; bob signs up and joins with it; both play the game to its end by
+clicking, chat both ways (a message that is HTML shows as text and runs nothing), and
+each sees the other's turns arrive as notifications from the player stream; ann offers
+a rematch, bob accepts, and the new game starts with the seats rotated; both players'
+ratings and the kind's leaderboard, as the client shows them, have moved."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_e2e_client import CHOOSE, PREFERENCE, READY
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+KIND = "fortress-royals"  # with one round: the shortest whole game between two people
+XSS = "<img src=x onerror=alert(1)>"
+
+# The table shows a version past the one it had, or the outcome.
+MOVED_ON = """(v) => {
+  const pill = [...document.querySelectorAll('.table-head .pill')].find((x) => x.textContent.startsWith('version'));
+  return (pill && Number(pill.textContent.replace(/\\D+/g, '')) > v) || !!document.querySelector('.panel.outcome');
+}"""
+
+
+def sign_up(page: Any, name: str) -> str:
+    page.goto("/")
+    page.fill("#signup-name", name)
+    page.click("[data-testid=signup]")
+    key_field = page.locator("[data-testid=player-key]")
+    expect(key_field).to_be_visible()
+    key = key_field.input_value()
+    assert key.startswith("tsp_"), key
+    # Shown once by the service: the page says so, and offers to copy it.
+    expect(page.locator("[data-testid=key-warning]")).to_contain_text("never show it again")
+    expect(page.locator("[data-testid=copy-key]")).to_be_visible()
+    assert key in page.evaluate("() => localStorage.getItem('tablestream:player')")
+    expect(page.locator("[data-testid=account-link]")).to_have_text(name)
+    return key
+
+
+def your_turn_notices(page: Any, game: str) -> Any:
+    return page.locator(f'#notices .notice[data-type="your_turn"][data-game="{game}"]')
+
+
+def profile_rating(page: Any, name: str) -> Any:
+    page.goto(f"/#/players/{name}")
+    expect(page.locator("[data-testid=profile-name]")).to_have_text(name)
+    return page.locator(f"[data-testid=rating-{KIND}]")
+
+
+def chat(page: Any, text: str) -> None:
+    page.fill("[data-testid=chat-input]", text)
+    page.click("[data-testid=chat-send]")
+    expect(page.locator("[data-testid=chat-input]")).to_have_value("")
+
+
+def chat_line(page: Any, text: str) -> Any:
+    return page.locator(".chat-log .chat-msg .chat-text", has_text=text)
+
+
+def table_version(page: Any) -> int:
+    text = page.locator(".table-head .pill", has_text="version").first.inner_text()
+    return int(re.search(r"\d+", text).group())  # type: ignore[union-attr]
+
+
+def play_to_the_end(pages: dict[str, Any], game: str, on_turn: Callable[[str, str | None], None]) -> int:
+    """Click a legal action on whichever page may act, until both show the outcome;
+    ``on_turn(who, before)`` runs when the turn passes to ``who`` from ``before``."""
+    clicks = 0
+    last: str | None = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        states = {who: page.evaluate(READY) for who, page in pages.items()}
+        if all(state == "over" for state in states.values()):
+            return clicks
+        ready = [who for who, state in states.items() if state == "act"]
+        if not ready:
+            time.sleep(0.1)
+            continue
+        who = ready[0] if last not in ready or len(ready) == 1 else next(w for w in ready if w != last)
+        if who != last:
+            on_turn(who, last)
+        page = pages[who]
+        index = page.evaluate(CHOOSE, PREFERENCE[KIND])
+        if index is None:
+            continue
+        before = table_version(page)
+        try:
+            page.locator(f'.actions button.action[data-action-index="{index}"]').click(timeout=3_000)
+        except Exception:  # the table re-rendered under the pointer: look again
+            continue
+        # The table answers the action and moves on before the next look.
+        page.wait_for_function(MOVED_ON, arg=before, timeout=15_000)
+        clicks += 1
+        last = who
+    raise AssertionError(f"no end of the game after {clicks} clicks")
+
+
+def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callable[[str], Any], output: Path) -> None:
+    started = time.monotonic()
+    suffix = str(int(time.time() * 1000))[-6:]
+    ann_name, bob_name = f"ann_{suffix}", f"bob_{suffix}"
+    ann, bob = people("ann"), people("bob")
+    dialogs: list[str] = []
+    for page in (ann, bob):
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    # ann signs up; she has no rating yet, and the leaderboard does not list her.
+    sign_up(ann, ann_name)
+    expect(profile_rating(ann, ann_name)).to_have_count(0)
+    expect(ann.locator("[data-testid=unrated]")).to_contain_text("1500")
+    ann.goto(f"/#/leaderboards/{KIND}")
+    expect(ann.locator("[data-testid=board-empty], [data-testid=leaderboard]")).to_have_count(1)
+    expect(ann.locator(f'[data-testid=leaderboard] tr[data-player="{ann_name}"]')).to_have_count(0)
+
+    # ann creates a rated game: her own seat and one opened by an invite code.
+    ann.goto("/")
+    ann.select_option("#kind", KIND)
+    expect(ann.locator('[data-seat-type="0"]')).to_have_value("me")
+    ann.select_option('[data-seat-type="1"]', "open")
+    ann.select_option('[data-seat-access="1"]', "invite")
+    ann.fill("#opt-rounds", "1")
+    ann.check("#rated")
+    ann.click("[data-testid=create]")
+    ann.wait_for_url(re.compile(r"#/game/[^?]+"))
+    game = ann.url.split("#/game/")[1].split("?")[0]
+    invite = ann.locator("[data-testid=invite-link]")
+    expect(invite).to_be_visible()
+    link = invite.input_value()
+    assert f"#/join/{game}/1/" in link, link
+    expect(ann.locator(".table-head")).to_contain_text("rated")
+    expect(ann.locator(".whose-turn")).to_contain_text("Waiting for players")
+
+    # bob signs up in his own browser and joins with the link ann passed him.
+    sign_up(bob, bob_name)
+    bob.goto("/")
+    bob.fill("[data-testid=invite-input]", link)
+    bob.click("[data-testid=invite-go]")
+    bob.click("[data-testid=accept-invite]")
+    bob.wait_for_url(re.compile(rf"#/game/{game}"))
+    expect(bob.locator(".seat-chip.me")).to_have_text(re.compile(bob_name))
+    expect(ann.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+    expect(ann.locator(".seat-strip")).to_contain_text(bob_name)
+    # The invite served once: the seat is no longer open, so ann no longer shows it.
+    expect(ann.locator("[data-testid=invite-link]")).to_have_count(0)
+
+    # Chat both ways; bob's HTML is shown as text, and nothing runs.
+    chat(ann, f"good luck {bob_name}")
+    expect(chat_line(bob, f"good luck {bob_name}")).to_be_visible(timeout=10_000)
+    chat(bob, XSS)
+    expect(chat_line(ann, XSS)).to_be_visible(timeout=10_000)
+    expect(chat_line(ann, XSS)).to_have_text(XSS)
+    assert ann.locator(".chat-log img").count() == 0
+    assert bob.locator(".chat-log img").count() == 0
+    ann.screenshot(path=str(output / "players-table.png"), full_page=True)
+
+    # Play to the end. Whenever the turn passes, the one whose turn it is has been told
+    # so by the player stream: a "your turn" notice of this game, newer than the last.
+    pages = {"ann": ann, "bob": bob}
+    notified = {"ann": 0, "bob": 0}
+    opened_bell = set()
+
+    def on_turn(who: str, before: str | None) -> None:
+        page = pages[who]
+        if before is None:
+            return
+        expect(your_turn_notices(page, game)).not_to_have_count(notified[who], timeout=10_000)
+        notified[who] = your_turn_notices(page, game).count()
+        if who not in opened_bell:  # what a person sees: the bell, and the notice under it
+            opened_bell.add(who)
+            expect(page.locator("[data-testid=unread]")).not_to_have_text("0")
+            page.click("[data-testid=bell]")
+            expect(your_turn_notices(page, game).first).to_be_visible()
+            expect(your_turn_notices(page, game).first).to_contain_text("Your turn in Fortress (royals in hand)")
+            page.keyboard.press("Escape")
+            expect(page.locator("#notices")).to_be_hidden()
+
+    clicks = play_to_the_end(pages, game, on_turn)
+    assert opened_bell == {"ann", "bob"}, "the turn passed both ways"
+    for page in (ann, bob):
+        expect(page.locator(".panel.outcome")).to_be_visible()
+    outcome = ann.locator(".panel.outcome h3").inner_text()
+
+    # ann offers a rematch; bob hears of it on his stream and accepts on his table.
+    ann.click("[data-testid=rematch-offer]")
+    ann.wait_for_url(re.compile(r"#/game/(?!" + game + r")[^?]+"))
+    rematch = ann.url.split("#/game/")[1].split("?")[0]
+    expect(ann.locator("[data-testid=rematch-of]")).to_be_visible()
+    expect(ann.locator(".whose-turn")).to_contain_text("accept")
+    expect(bob.locator("[data-testid=rematch-accept]")).to_be_visible(timeout=15_000)
+    bob.screenshot(path=str(output / "players-rematch-offered.png"), full_page=True)
+    bob.click("[data-testid=rematch-accept]")
+    bob.wait_for_url(re.compile(rf"#/game/{rematch}"))
+    # The new game has started, with the seats rotated: bob first now, then ann.
+    for page in (ann, bob):
+        expect(page.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+        expect(page.locator(".seat-strip .seat-chip")).to_have_count(2)
+        expect(page.locator(".seat-strip .seat-chip").nth(0)).to_contain_text(bob_name)
+        expect(page.locator(".seat-strip .seat-chip").nth(1)).to_contain_text(ann_name)
+    expect(bob.locator(".seat-strip .seat-chip").nth(0)).to_have_class(re.compile(r"\bme\b"))
+    expect(ann.locator(".seat-strip .seat-chip").nth(1)).to_have_class(re.compile(r"\bme\b"))
+
+    # Both ratings moved from the start (1500 ± 350), and the leaderboard lists both.
+    winner = ann_name if ann_name in outcome else bob_name if bob_name in outcome else None
+    for page, name in ((ann, ann_name), (bob, bob_name)):
+        card = profile_rating(page, name)
+        expect(card).to_contain_text("1 rated game", timeout=20_000)
+        rating = int(card.locator(".rating").inner_text())
+        rd = int(card.locator(".rd").inner_text())
+        assert rd < 350, f"{name}: the deviation shrinks after a rated game ({rd})"
+        if winner is not None and " and " not in outcome:
+            assert (rating > 1500) == (name == winner), f"{name}: {rating} after '{outcome}'"
+    bob.screenshot(path=str(output / "players-profile.png"), full_page=True)
+    ann.goto(f"/#/leaderboards/{KIND}")
+    board = ann.locator("[data-testid=leaderboard]")
+    expect(board.locator(f'tr[data-player="{ann_name}"] .games-count')).to_have_text("1")
+    expect(board.locator(f'tr[data-player="{bob_name}"] .games-count')).to_have_text("1")
+    ann.screenshot(path=str(output / "players-leaderboard.png"), full_page=True)
+
+    assert not dialogs, f"a chat message ran as HTML: {dialogs}"
+    print(f"\nplayers: {clicks} clicks to the end, {time.monotonic() - started:.1f} s in all")
