@@ -238,3 +238,15 @@ export function parseInvite(text) {
   if (parts.length !== 3 || !parts[0] || !/^\d+$/.test(parts[1]) || !parts[2]) return null;
   return { game: parts[0], seat: Number(parts[1]), code: parts[2] };
 }
+
+// Take an open seat: with the player key when signed in (the seat is the player's), else
+// by name (this browser keeps the seat token). An invite code goes along when given.
+export async function takeSeat(gameId, seat, { name = null, invite = null } = {}) {
+  const me = currentPlayer();
+  const body = {};
+  if (invite) body.invite = invite;
+  if (!me) body.name = name;
+  const joined = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/join`, { method: "POST", body, token: me?.key });
+  if (joined.token) keepSeat(gameId, joined.seat, joined.token, name);
+  return joined;
+}

@@ -3,7 +3,7 @@
 // rated), the player, open games to join, an invite to open, your games; and the
 // page an invite link opens.
 
-import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite } from "./api.js";
+import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
 import { accountPanel, myGamesList, signInForms } from "./account.js";
 import { clear, el, humanize, toast } from "./dom.js";
 
@@ -174,18 +174,6 @@ function gameItem(g, kinds, extra) {
     g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
     el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "open")).join(", ")), " ",
     extra);
-}
-
-// Take an open seat: with the player key when signed in (the seat is the player's), else
-// by name (this browser keeps the seat token). An invite code goes along when given.
-export async function takeSeat(gameId, seat, { name = null, invite = null } = {}) {
-  const me = currentPlayer();
-  const body = {};
-  if (invite) body.invite = invite;
-  if (!me) body.name = name;
-  const joined = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/join`, { method: "POST", body, token: me?.key });
-  if (joined.token) keepSeat(gameId, joined.seat, joined.token, name);
-  return joined;
 }
 
 async function openGames(box, kinds) {

@@ -3,7 +3,7 @@
 // invites to share while seats are open, the outcome when the game is over and a
 // rematch. A signed-in player acts with its key for the seat it holds.
 
-import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, newKey, seatsHeld, streamEvents } from "./api.js";
+import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, newKey, seatsHeld, streamEvents, takeSeat } from "./api.js";
 import { chatPanel } from "./chat.js";
 import { copyButton } from "./account.js";
 import { clear, el, humanize } from "./dom.js";
@@ -201,7 +201,7 @@ export async function showTable(root, gameId, params) {
         game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
         class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner"],
-      }, seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, " open") : null,
+      }, seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
       (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
         el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
@@ -396,11 +396,36 @@ export async function showTable(root, gameId, params) {
     return box;
   }
 
+  // Seats this visitor may take here: open to anyone, or reserved for this player (a
+  // seat by invite opens only with its code, from the invite's link).
+  function joinPanel() {
+    if (game.status !== "open" || seat !== null || game.rematch_of) return null;
+    const free = game.seats.filter((s) => s.open && !s.invite && (!s.reserved_for || s.reserved_for === player?.id));
+    if (!free.length) return null;
+    const name = el("input", { type: "text", id: "table-join-name", maxlength: 64, value: localStorage.getItem("tablestream:name") || "", placeholder: "your name" });
+    const take = async (button, s) => {
+      if (!player && !name.value.trim()) { toast("Type your name first.", "error"); name.focus(); return; }
+      button.disabled = true;
+      try {
+        const joined = await takeSeat(gameId, s.seat, { name: name.value.trim() || null });
+        const target = `#/game/${encodeURIComponent(gameId)}?seat=${joined.seat}`;
+        if (location.hash === target) window.dispatchEvent(new HashChangeEvent("hashchange"));
+        else location.hash = target;
+      } catch (e) { toast(e.message, "error"); button.disabled = false; }
+    };
+    return el("section", { class: "panel take-seat", "aria-label": "take a seat" }, el("h3", {}, "Take a seat"),
+      player ? el("p", { class: "small muted" }, `You sit as ${player.name}.`) : el("div", { class: "opt" }, el("label", { for: "table-join-name" }, "Your name"), name),
+      el("div", { class: "row" }, free.map((s) => el("button", { type: "button", "data-testid": "take-seat", "data-seat": s.seat, onclick: (ev) => take(ev.currentTarget, s) },
+        s.reserved_for ? `Take seat ${s.seat + 1} (kept for you)` : `Take seat ${s.seat + 1}`))));
+  }
+
   function renderSide() {
     clear(sideBox);
     if (game.status === "finished") sideBox.appendChild(outcomePanel(game));
     const invites = invitePanel();
     if (invites) sideBox.appendChild(invites);
+    const joinable = joinPanel();
+    if (joinable) sideBox.appendChild(joinable);
     if (game.status === "finished" || (game.status === "open" && game.rematch_of)) {
       const panel = rematchPanel();
       if (panel) sideBox.appendChild(panel);

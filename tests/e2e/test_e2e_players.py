@@ -72,6 +72,17 @@ def table_version(page: Any) -> int:
     return int(re.search(r"\d+", text).group())  # type: ignore[union-attr]
 
 
+def whose_turn(pages: list[Any], timeout: float = 15) -> Any:
+    """The page that has an action to take, once one has."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.evaluate(READY) == "act":
+                return page
+        time.sleep(0.1)
+    raise AssertionError("nobody may act")
+
+
 def play_to_the_end(pages: dict[str, Any], game: str, on_turn: Callable[[str, str | None], None]) -> int:
     """Click a legal action on whichever page may act, until both show the outcome;
     ``on_turn(who, before)`` runs when the turn passes to ``who`` from ``before``."""
@@ -228,3 +239,68 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
 
     assert not dialogs, f"a chat message ran as HTML: {dialogs}"
     print(f"\nplayers: {clicks} clicks to the end, {time.monotonic() - started:.1f} s in all")
+
+
+def test_a_player_signs_out_and_in_with_its_key_rotates_revokes_and_takes_a_reserved_seat(
+    people: Callable[[str], Any],
+) -> None:
+    suffix = str(int(time.time() * 1000))[-6:]
+    cy_name, dee_name = f"cy_{suffix}", f"dee_{suffix}"
+    cy, dee = people("cy"), people("dee")
+    first_key = sign_up(cy, cy_name)
+    sign_up(dee, dee_name)
+
+    # cy keeps a seat for dee by name; dee opens the game's link and takes it.
+    cy.goto("/")
+    cy.select_option("#kind", KIND)
+    cy.select_option('[data-seat-type="1"]', "open")
+    cy.select_option('[data-seat-access="1"]', "reserved")
+    cy.fill('input[name="name-1"]', dee_name)
+    cy.fill("#opt-rounds", "1")
+    cy.click("[data-testid=create]")
+    cy.wait_for_url(re.compile(r"#/game/[^?]+"))
+    game = cy.url.split("#/game/")[1].split("?")[0]
+    expect(cy.locator(".seat-strip")).to_contain_text("reserved")
+    dee.goto(f"/#/game/{game}")
+    dee.click("[data-testid=take-seat]")
+    expect(dee.locator(".seat-chip.me")).to_have_text(re.compile(dee_name))
+    expect(cy.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+
+    # My games marks the game whose turn it is: whoever is to act sees "your turn" on it.
+    acting = whose_turn([cy, dee])
+    acting.goto("/#/me")
+    expect(acting.locator(f'.my-games li[data-game="{game}"] [data-testid=your-turn]')).to_be_visible()
+
+    # Signed out, cy signs in again by pasting the key she kept.
+    cy.goto("/#/me")
+    cy.click("[data-testid=signout]")
+    expect(cy.locator("[data-testid=account-link]")).to_have_text("Sign in")
+    assert cy.evaluate("() => localStorage.getItem('tablestream:player')") is None
+    cy.goto("/#/me")
+    cy.fill("#signin-key", first_key)
+    cy.click("[data-testid=signin]")
+    expect(cy.locator("[data-testid=account-link]")).to_have_text(cy_name)
+    expect(cy.locator(f'.my-games li[data-game="{game}"]')).to_be_visible()
+
+    # A new key: shown with the warning, and the old one no longer signs in.
+    cy.click("[data-testid=rotate]")
+    expect(cy.locator("[data-testid=key-warning]")).to_contain_text("never show it again")
+    second_key = cy.locator("[data-testid=player-key]").input_value()
+    assert second_key.startswith("tsp_") and second_key != first_key
+    cy.click("[data-testid=signout]")
+    cy.goto("/#/me")
+    cy.fill("#signin-key", first_key)
+    cy.click("[data-testid=signin]")
+    expect(cy.locator(".toast-error")).to_contain_text("unknown, rotated or revoked")
+    cy.fill("#signin-key", second_key)
+    cy.click("[data-testid=signin]")
+    expect(cy.locator("[data-testid=account-link]")).to_have_text(cy_name)
+
+    # Revoked for good: signed out here, and the key signs in nowhere.
+    cy.click("[data-testid=revoke]")
+    cy.click("[data-testid=revoke-confirm]")
+    expect(cy.locator("[data-testid=account-link]")).to_have_text("Sign in")
+    cy.goto("/#/me")
+    cy.fill("#signin-key", second_key)
+    cy.click("[data-testid=signin]")
+    expect(cy.locator(".toast-error").last).to_contain_text("unknown, rotated or revoked")
