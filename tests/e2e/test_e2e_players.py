@@ -4,13 +4,15 @@ passes the link; bob signs up and joins with it; both play the game to its end b
 clicking, chat both ways (a message that is HTML shows as text and runs nothing), and
 each sees the other's turns arrive as notifications from the player stream; ann offers
 a rematch, bob accepts, and the new game starts with the seats rotated; both players'
-ratings and the kind's leaderboard, as the client shows them, have moved."""
+ratings and the kind's leaderboard, as the client shows them, have moved. And a
+player's key in the browser: signed out and in again by pasting it, rotated, revoked;
+a seat reserved by name, taken from the game's link; my games marking the turn."""
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,17 @@ from playwright.sync_api import expect
 from tests.e2e.test_e2e_client import CHOOSE, PREFERENCE, READY
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+# CI runs these beside the rest of the suite on two cores: wait longer than Playwright's 5 s.
+WAIT_MS = 20_000
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect() -> Iterator[None]:
+    expect.set_options(timeout=WAIT_MS)
+    yield
+    expect.set_options(timeout=5_000)  # Playwright's own default, for the tests after
+
 
 KIND = "fortress-royals"  # with one round: the shortest whole game between two people
 XSS = "<img src=x onerror=alert(1)>"
@@ -110,7 +123,7 @@ def play_to_the_end(pages: dict[str, Any], game: str, on_turn: Callable[[str, st
         except Exception:  # the table re-rendered under the pointer: look again
             continue
         # The table answers the action and moves on before the next look.
-        page.wait_for_function(MOVED_ON, arg=before, timeout=15_000)
+        page.wait_for_function(MOVED_ON, arg=before, timeout=WAIT_MS)
         clicks += 1
         last = who
     raise AssertionError(f"no end of the game after {clicks} clicks")
@@ -159,16 +172,16 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
     bob.click("[data-testid=accept-invite]")
     bob.wait_for_url(re.compile(rf"#/game/{game}"))
     expect(bob.locator(".seat-chip.me")).to_have_text(re.compile(bob_name))
-    expect(ann.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+    expect(ann.locator(".table-head .status-active")).to_be_visible(timeout=WAIT_MS)
     expect(ann.locator(".seat-strip")).to_contain_text(bob_name)
     # The invite served once: the seat is no longer open, so ann no longer shows it.
     expect(ann.locator("[data-testid=invite-link]")).to_have_count(0)
 
     # Chat both ways; bob's HTML is shown as text, and nothing runs.
     chat(ann, f"good luck {bob_name}")
-    expect(chat_line(bob, f"good luck {bob_name}")).to_be_visible(timeout=10_000)
+    expect(chat_line(bob, f"good luck {bob_name}")).to_be_visible(timeout=WAIT_MS)
     chat(bob, XSS)
-    expect(chat_line(ann, XSS)).to_be_visible(timeout=10_000)
+    expect(chat_line(ann, XSS)).to_be_visible(timeout=WAIT_MS)
     expect(chat_line(ann, XSS)).to_have_text(XSS)
     assert ann.locator(".chat-log img").count() == 0
     assert bob.locator(".chat-log img").count() == 0
@@ -184,7 +197,7 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
         page = pages[who]
         if before is None:
             return
-        expect(your_turn_notices(page, game)).not_to_have_count(notified[who], timeout=10_000)
+        expect(your_turn_notices(page, game)).not_to_have_count(notified[who], timeout=WAIT_MS)
         notified[who] = your_turn_notices(page, game).count()
         if who not in opened_bell:  # what a person sees: the bell, and the notice under it
             opened_bell.add(who)
@@ -207,13 +220,13 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
     rematch = ann.url.split("#/game/")[1].split("?")[0]
     expect(ann.locator("[data-testid=rematch-of]")).to_be_visible()
     expect(ann.locator(".whose-turn")).to_contain_text("accept")
-    expect(bob.locator("[data-testid=rematch-accept]")).to_be_visible(timeout=15_000)
+    expect(bob.locator("[data-testid=rematch-accept]")).to_be_visible(timeout=WAIT_MS)
     bob.screenshot(path=str(output / "players-rematch-offered.png"), full_page=True)
     bob.click("[data-testid=rematch-accept]")
     bob.wait_for_url(re.compile(rf"#/game/{rematch}"))
     # The new game has started, with the seats rotated: bob first now, then ann.
     for page in (ann, bob):
-        expect(page.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+        expect(page.locator(".table-head .status-active")).to_be_visible(timeout=WAIT_MS)
         expect(page.locator(".seat-strip .seat-chip")).to_have_count(2)
         expect(page.locator(".seat-strip .seat-chip").nth(0)).to_contain_text(bob_name)
         expect(page.locator(".seat-strip .seat-chip").nth(1)).to_contain_text(ann_name)
@@ -224,7 +237,7 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
     winner = ann_name if ann_name in outcome else bob_name if bob_name in outcome else None
     for page, name in ((ann, ann_name), (bob, bob_name)):
         card = profile_rating(page, name)
-        expect(card).to_contain_text("1 rated game", timeout=20_000)
+        expect(card).to_contain_text("1 rated game", timeout=WAIT_MS)
         rating = int(card.locator(".rating").inner_text())
         rd = int(card.locator(".rd").inner_text())
         assert rd < 350, f"{name}: the deviation shrinks after a rated game ({rd})"
@@ -264,7 +277,7 @@ def test_a_player_signs_out_and_in_with_its_key_rotates_revokes_and_takes_a_rese
     dee.goto(f"/#/game/{game}")
     dee.click("[data-testid=take-seat]")
     expect(dee.locator(".seat-chip.me")).to_have_text(re.compile(dee_name))
-    expect(cy.locator(".table-head .status-active")).to_be_visible(timeout=15_000)
+    expect(cy.locator(".table-head .status-active")).to_be_visible(timeout=WAIT_MS)
 
     # My games marks the game whose turn it is: whoever is to act sees "your turn" on it.
     acting = whose_turn([cy, dee])
