@@ -44,6 +44,7 @@ class Effect:
     n: int
     target: str
     card_type: str | None = None
+    max_cost: int | None = None  # a break: only a hoard that costs this much or less
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,10 @@ def _effects(raw: list[dict[str, Any]]) -> tuple[Effect, ...]:
             raise ValueError(f"unknown effect {item}")
         if item["op"] == "search" and item.get("card_type") not in ("realm", "hoard"):
             raise ValueError(f"a search finds a realm or a hoard, not {item.get('card_type')!r}")
-        out.append(Effect(item["op"], int(item["n"]), item["target"], item.get("card_type")))
+        max_cost = item.get("max_cost")
+        if max_cost is not None and (item["op"] != "break" or not isinstance(max_cost, int)):
+            raise ValueError(f"only a break has a whole-number max_cost: {item}")
+        out.append(Effect(item["op"], int(item["n"]), item["target"], item.get("card_type"), max_cost))
     return tuple(out)
 
 

@@ -35,7 +35,14 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
     if kind == "raze":
         return [{"type": "raze", "at": at(r.at)} for r in state.realms if board.can_raze(r, state.rules)]
     if kind == "break":
-        return [{"type": "break", "card": h} for s, other in enumerate(state.players) if s != seat for h in other.hoard]
+        max_cost = int(owed.detail) if owed.detail is not None else None
+        return [
+            {"type": "break", "card": h}
+            for s, other in enumerate(state.players)
+            if s != seat
+            for h in other.hoard
+            if max_cost is None or card(h, state.rules).cost <= max_cost
+        ]
     if kind == "move_dragon":
         return [
             {"type": "move_dragon", "seat": s, "to": at(p)}

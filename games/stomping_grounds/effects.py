@@ -75,6 +75,8 @@ def _apply(b: Builder, effect: Effect, seat: int) -> None:
     player = b.state.players[seat]
     if op in ("burn", "raze", "move_dragon", "roam", "search", "break"):
         detail = effect.card_type if op == "search" else None
+        if op == "break" and effect.max_cost is not None:
+            detail = str(effect.max_cost)
         b.emit("ChoicesOwed", {"choices": [[seat, op, n, detail]]}, seat)
     elif op == "stash":
         if player.deck:

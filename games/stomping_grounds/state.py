@@ -76,7 +76,7 @@ class Owed:
     seat: int
     kind: str
     count: int = 1
-    detail: str | None = None  # card type searched for; the seat pushed, as text
+    detail: str | None = None  # card type searched for; the seat pushed; a break's highest cost; as text
 
 
 @dataclass(frozen=True)

@@ -300,6 +300,32 @@ def test_hoardbreaker_charge_breaks_a_hoard_and_what_required_it_stays() -> None
     assert state.players[1].hoard == (choir,) and state.players[1].junk[-1] == sceptre
 
 
+def test_hoardbreaker_charge_breaks_only_a_hoard_that_costs_2_or_less() -> None:
+    """Ours (card data): "Put an opponent's hoard that costs 2 or less into its owner's junk.
+    Burn 1." Tribute Chest (cost 3) stays; with only it in play, the break is skipped."""
+    charge, sceptre, chest = cid(0, "hoardbreaker-charge"), cid(1, "ivory-sceptre"), cid(1, "tribute-chest")
+    stash = [cid(0, "stoke-the-embers"), cid(0, "stoke-the-embers", 2)]
+    setting = {
+        "decks": ("ember", "ivory"),
+        "realms": [(0, ORCHARD, (0, 0)), (1, cid(1, "pilgrim-road"), (1, 0))],
+        "dragons": [(0, 0), (1, 0)],
+        "hands": [[charge]],
+        "stashes": [stash],
+        "phase": "reclaim",
+    }
+    both = table(hoards=[[], [chest, sceptre]], **setting)
+    _, both = when(both, 0, {"type": "play", "card": charge})
+    _, both = _pass_round(both, 1, 0)
+    assert GAME.legal_actions(both, 0) == [{"type": "break", "card": sceptre}]
+    only_chest = table(hoards=[[], [chest]], **setting)
+    _, only_chest = when(only_chest, 0, {"type": "play", "card": charge})
+    events, only_chest = _pass_round(only_chest, 1, 0)
+    assert "ChoiceSkipped" in types(events) and "HoardBroken" not in types(events)
+    assert [(o.seat, o.kind) for o in only_chest.owed] == [(0, "burn")]
+    assert only_chest.players[1].hoard == (chest,)
+    assert card(charge, 1).effect[0].op == "move_dragon", "revision 1 keeps the old card"
+
+
 def test_choir_of_admirers_requires_ivory_sceptre() -> None:
     """'Some cards need to have specific cards in your hoard to play.'"""
     choir, sceptre = cid(0, "choir-of-admirers"), cid(0, "ivory-sceptre")
