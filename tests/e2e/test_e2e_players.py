@@ -185,6 +185,21 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
     expect(chat_line(ann, XSS)).to_have_text(XSS)
     assert ann.locator(".chat-log img").count() == 0
     assert bob.locator(".chat-log img").count() == 0
+    # Too fast (the service takes 5 messages in 10 s from one author): the client says
+    # when to write again, and holds the button until then.
+    sent_or_refused = (
+        "() => document.querySelector('[data-testid=chat-input]').value === ''"
+        " || !!document.querySelector('.toast-error')"
+    )
+    for n in range(6):
+        ann.fill("[data-testid=chat-input]", f"and again {n}")
+        ann.click("[data-testid=chat-send]")
+        ann.wait_for_function(sent_or_refused, timeout=WAIT_MS)
+        if ann.locator(".toast-error").count():
+            break
+    expect(ann.locator(".toast-error", has_text="Slow down")).to_be_visible()
+    expect(ann.locator("[data-testid=chat-send]")).to_be_disabled()
+    expect(ann.locator("[data-testid=chat-input]")).to_have_value(re.compile("and again"))
     ann.screenshot(path=str(output / "players-table.png"), full_page=True)
 
     # Play to the end. Whenever the turn passes, the one whose turn it is has been told
@@ -209,6 +224,9 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
             expect(page.locator("#notices")).to_be_hidden()
 
     clicks = play_to_the_end(pages, game, on_turn)
+    # Both played with their player keys: neither browser holds a seat token of the game.
+    for page in (ann, bob):
+        assert page.evaluate("(g) => localStorage.getItem('tablestream:seats:' + g)", game) is None
     assert opened_bell == {"ann", "bob"}, "the turn passed both ways"
     for page in (ann, bob):
         expect(page.locator(".panel.outcome")).to_be_visible()
