@@ -10,6 +10,7 @@ a seat reserved by name, taken from the game's link; my games marking the turn."
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -335,3 +336,44 @@ def test_a_player_signs_out_and_in_with_its_key_rotates_revokes_and_takes_a_rese
     cy.fill("#signin-key", second_key)
     cy.click("[data-testid=signin]")
     expect(cy.locator(".toast-error").last).to_contain_text("unknown, rotated or revoked")
+
+
+def test_the_player_stream_resumes_with_last_event_id_and_the_key_stays_out_of_urls(
+    people: Callable[[str], Any],
+) -> None:
+    """The stream is read with fetch (the key in the Authorization header): when it drops,
+    the client asks again from the last id it saw, and after a reload from the last id
+    it kept. The service's answers are stood in for here: one notice per connection,
+    then a refusal that ends the stream, then notices again."""
+    fay = people("fay")
+    asked: list[dict[str, str]] = []
+    urls: list[str] = []
+    refusing = {"after": 3}
+    fay.on("request", lambda request: urls.append(request.url))
+
+    def answer(route: Any) -> None:
+        asked.append({**route.request.headers, "url": route.request.url})
+        n = len(asked)
+        if n > refusing["after"]:
+            route.fulfill(status=404, headers={"Content-Type": "application/problem+json"}, body="{}")
+            return
+        notice = {"type": "your_turn", "game": f"game{n}", "kind": KIND, "version": 10 + n, "seat": 0}
+        body = f"retry: 2000\n\nid: 1700000000000-{n}\nevent: your_turn\ndata: {json.dumps(notice)}\n\n"
+        route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
+
+    fay.route("**/v1/players/me/stream*", answer)
+    key = sign_up(fay, f"fay_{str(int(time.time() * 1000))[-6:]}")
+    notices = fay.locator('#notices .notice[data-type="your_turn"]')
+    expect(notices).to_have_count(3)  # one per connection: the first, and two after drops
+    expect(notices.first).to_contain_text("Your turn in Fortress (royals in hand)")
+    fay.wait_for_function("() => document.querySelector('#bell').title.includes('refused')")
+    assert len(asked) == 4
+    assert "last-event-id" not in asked[0], "a new player's stream starts from now"
+    assert [a.get("last-event-id") for a in asked[1:4]] == [f"1700000000000-{n}" for n in (1, 2, 3)]
+    assert all(a.get("authorization") == f"Bearer {key}" for a in asked)
+
+    refusing["after"] = len(asked) + 1  # one more notice, after the reload
+    fay.reload()
+    expect(notices).to_have_count(4)  # the three kept, and one more
+    assert asked[4].get("last-event-id") == "1700000000000-3", "after a reload: from the last id kept"
+    assert not [u for u in urls if key in u], "the key never goes in a URL"
