@@ -161,6 +161,9 @@ export function myGamesList(box, { status = "", limit = 20 } = {}) {
   return () => { alive = false; clearTimeout(timer); window.removeEventListener("tablestream:notice", onNotice); };
 }
 
+// The page drawn anew through the router, so that the one before is left properly.
+const redraw = () => window.dispatchEvent(new HashChangeEvent("hashchange"));
+
 export async function showAccount(root) {
   const player = currentPlayer();
   if (!player) {
@@ -168,7 +171,7 @@ export async function showAccount(root) {
       el("h2", {}, "Play as a player"),
       el("p", { class: "muted" }, "A player keeps its games across browsers and seats, gets notifications, can be invited by name, and is rated in rated games."),
       el("section", { class: "panel" }, signInForms())));
-    const back = () => { if (currentPlayer()) showAccount(root); };
+    const back = () => { if (currentPlayer()) redraw(); };
     window.addEventListener("tablestream:player", back, { once: true });
     return () => window.removeEventListener("tablestream:player", back);
   }
@@ -198,7 +201,7 @@ export async function showAccount(root) {
       sessionStorage.setItem(FRESH, "1");
       keepPlayer(answer);
       toast("A new key: the old one no longer works.");
-      showAccount(root);
+      redraw();
     } catch (e) { toast(problemText(e), "error"); }
   }
   async function revoke() {

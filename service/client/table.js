@@ -111,6 +111,7 @@ export async function showTable(root, gameId, params) {
   let error = null;
   let rematchGame = null;
   let rematchTimer = null;
+  let chatTimer = null;
   let drawnStatus = null;
   const composerPicks = new Map();
   const chat = chatPanel(gameId, () => ({
@@ -557,6 +558,7 @@ export async function showTable(root, gameId, params) {
 
   function restartStream() {
     if (stream) stream.stop();
+    clearInterval(chatTimer);
     events = [];
     chain = new LiveChain();
     clear(logList);
@@ -578,7 +580,12 @@ export async function showTable(root, gameId, params) {
       onState: (s) => {
         liveState = s === "closed" ? "ended" : s;
         if (game) renderHeader();
-        if (s === "closed") scheduleRefresh();
+        if (s === "closed") {
+          scheduleRefresh();
+          // A finished game's stream ends, and its chat goes on: read it now and then.
+          clearInterval(chatTimer);
+          chatTimer = setInterval(() => chat.catchUp(), 10000);
+        }
         if (s === "live" && wasDown) chat.catchUp();
         wasDown = s === "retrying";
       },
@@ -600,6 +607,7 @@ export async function showTable(root, gameId, params) {
     if (stream) stream.stop();
     clearTimeout(refreshTimer);
     clearTimeout(rematchTimer);
+    clearInterval(chatTimer);
     chat.stop();
     window.removeEventListener("tablestream:notice", onNotice);
   };
