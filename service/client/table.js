@@ -202,7 +202,7 @@ export async function showTable(root, gameId, params) {
         game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
         class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner"],
-      }, seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
+      }, s.player && s.name ? el("a", { href: `#/players/${encodeURIComponent(s.name)}`, class: "chip-name", title: `${s.name}'s profile and ratings` }, s.name) : seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
       (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
         el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
