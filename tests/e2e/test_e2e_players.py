@@ -1,6 +1,6 @@
 """Issue 21's "done when", in Chromium with two people (two browser contexts, so two
 localStorages): ann signs up, creates a rated game with a seat opened by invite and
-passes the link; bob signs up and joins with it; both play the game to its end by
+passes its code; bob signs up and joins with it; both play the game to its end by
 clicking, chat both ways (a message that is HTML shows as text and runs nothing), and
 each sees the other's turns arrive as notifications from the player stream; ann offers
 a rematch, bob accepts, and the new game starts with the seats rotated; both players'
@@ -161,14 +161,15 @@ def test_two_players_invite_play_chat_notify_rematch_and_ratings(people: Callabl
     invite = ann.locator("[data-testid=invite-link]")
     expect(invite).to_be_visible()
     link = invite.input_value()
-    assert f"#/join/{game}/1/" in link, link
+    code = ann.locator("[data-testid=invite-code]").inner_text().strip()
+    assert code.startswith(f"{game}/1/") and link.endswith(code.split("/", 2)[2]), (link, code)
     expect(ann.locator(".table-head")).to_contain_text("rated")
     expect(ann.locator(".whose-turn")).to_contain_text("Waiting for players")
 
-    # bob signs up in his own browser and joins with the link ann passed him.
+    # bob signs up in his own browser and joins with the code ann passed him.
     sign_up(bob, bob_name)
     bob.goto("/")
-    bob.fill("[data-testid=invite-input]", link)
+    bob.fill("[data-testid=invite-input]", code)
     bob.click("[data-testid=invite-go]")
     bob.click("[data-testid=accept-invite]")
     bob.wait_for_url(re.compile(rf"#/game/{game}"))
