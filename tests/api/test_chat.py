@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import fakeredis
@@ -19,8 +20,12 @@ from core.errors import CommandError
 from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from projections.inbox import Inbox
+from service.app import create_app
 from tests.api.conftest import bearer, new_tiny
 from tests.api.test_players import register, stream_events
+from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
+from workers.scheduling import InlineBots
+from workers.wiring import wire
 
 
 def chat_path(game: dict[str, Any]) -> str:
@@ -478,3 +483,52 @@ def test_the_chat_stream_is_capped(client: FlaskClient, platform: Platform) -> N
     assert KEPT <= stored(platform, game) < KEPT + 500
     oldest = client.get(f"{chat_path(game)}?limit=1").get_json()["messages"][0]["text"]
     assert int(oldest) > 0, "the oldest went"
+
+
+@pytest.fixture
+def on_cluster(local_cluster: LocalCluster, redis_url: str, prefix: str) -> Iterator[Platform]:  # noqa: F811
+    url = "redis+cluster://" + ",".join(f"{n.host}:{n.port}" for n in local_cluster.startup_nodes)
+    config = Config(
+        redis_url=url,
+        queue_redis_url=redis_url,
+        prefix=prefix,
+        rate_per_address=10**6,
+        rate_per_token=10**6,
+        heartbeat_seconds=1,
+    )
+    p = Platform.from_config(config)
+    wire(p, bots=False)
+    p.handler.scheduler = InlineBots(p)
+    yield p
+    for node in p.redis.get_primaries():
+        connection = node.redis_connection
+        assert connection is not None
+        for key in connection.scan_iter(match=f"{prefix}:*", count=1000):
+            connection.delete(key)
+    p.redis.close()
+
+
+def test_chat_on_a_redis_cluster_lives_in_the_game_s_slot_and_arrives_live(on_cluster: Platform) -> None:
+    from redis.crc import key_slot
+
+    client = create_app(on_cluster.config, on_cluster).test_client()
+    game, ann, bob = player_game(client)
+    _, carl = register(client, "carl")
+    chat = Chat.of(on_cluster)
+    assert key_slot(chat.key(game["id"]).encode()) == key_slot(on_cluster.store.key(game["id"], "events").encode())
+    version = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    seat = Stream(client, game, {**bob, "Last-Event-ID": str(version)})
+    say(client, game, carl, "psst", "spectators")
+    posted = say(client, game, ann, "hello from the cluster")
+    assert posted.status_code == 201, posted.get_json()
+    assert chat_of(seat.until_chat(1)) == ["hello from the cluster"]
+    seat.close()
+    assert texts(client, game, carl) == [("spectators", "psst"), ("seats", "hello from the cluster")]
+    for n in range(RATE_LIMIT - 1):
+        assert say(client, game, ann, f"more {n}").status_code == 201
+    assert say(client, game, ann, "too many").status_code == 429
+    bob_id = client.get("/v1/players/me", headers=bob).get_json()["id"]
+    inbox = Inbox(on_cluster.redis, on_cluster.config.prefix)
+    assert [n["message"]["text"] for _, n in inbox.read(bob_id, "0", None)][0] == "hello from the cluster"
+    lines = list(export_lines(on_cluster, game["id"]))
+    assert len(json.loads(lines[0])["chat"]) == RATE_LIMIT + 1
