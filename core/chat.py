@@ -271,7 +271,7 @@ class Chat:
         with self.redis.pipeline(transaction=False) as pipe:
             for message in messages:
                 stored = {key: message[key] for key in ("channel", "from", "text")}
-                pipe.xadd(self.key(game_id), {"m": json.dumps(stored)}, id=message["id"])
+                pipe.xadd(self.key(game_id), {"m": json.dumps(stored)}, id=message["id"], maxlen=KEPT, approximate=True)
             pipe.execute()
 
 
