@@ -24,7 +24,8 @@ rest, then one every ``RATE_WINDOW_SECONDS / RATE_LIMIT``. The check and the wri
 one script: a refused post stores nothing.
 
 A posted message is noted in the inbox (``projections.inbox``) of every player holding a
-seat of the game who may read it, except its author.
+seat of the game who may read it, except its author, and sent to those players' webhooks
+that take ``chat`` (``core.webhooks``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from typing import Any
 
 from core.errors import CommandError
 from core.platform import Platform
+from core.webhooks import Webhooks
 from events.redis_store import RedisEventStore
 from projections.inbox import Inbox
 from projections.table import Table
@@ -177,15 +179,16 @@ def check_cursor(after: str) -> str:
 class Chat:
     """A game's chat stream on the store's Redis, and the notices of each message."""
 
-    def __init__(self, store: RedisEventStore, inbox: Inbox) -> None:
+    def __init__(self, store: RedisEventStore, inbox: Inbox, webhooks: Webhooks | None = None) -> None:
         self.store = store
         self.redis = store.redis
         self.inbox = inbox
+        self.webhooks = webhooks
         self._post = self.redis.register_script(POST_LUA)
 
     @classmethod
     def of(cls, platform: Platform) -> Chat:
-        return cls(platform.store, Inbox(platform.redis, platform.config.prefix))
+        return cls(platform.store, Inbox(platform.redis, platform.config.prefix), platform.webhooks)
 
     def key(self, game_id: str) -> str:
         return self.store.key(game_id, PART)
@@ -212,9 +215,13 @@ class Chat:
         entry_id = value.decode() if isinstance(value, bytes) else str(value)
         message = self._message(entry_id, stored)
         notice = {"type": "chat", "game": table.game_id, "kind": table.kind, "channel": channel, "message": message}
+        told = []
         for index, held in enumerate(table.seats):
             if held.player is not None and held.player != author.player and channel in readable(table, index):
                 self.inbox.push(held.player, notice)
+                told.append((held.player, notice))
+        if self.webhooks is not None:
+            self.webhooks.notify(told)
         return message
 
     def read(

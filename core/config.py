@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -45,6 +46,12 @@ class Config:
     # -1 picks the engine's default, 0 on a single Redis, 1 on a cluster.
     replica_wait: int = -1
     replica_wait_ms: int = 500
+    # Webhooks (``core.webhooks``): the hosts and networks their URLs may name (empty: any
+    # public address), the first retry's delay in seconds (doubling after), and the attempts
+    # before a delivery is given up as failed.
+    webhook_allow: tuple[str, ...] = ()
+    webhook_retry_seconds: float = 10
+    webhook_attempts: int = 8
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -70,6 +77,9 @@ class Config:
             partitions=_int("TABLESTREAM_PARTITIONS", 0),
             replica_wait=_int("TABLESTREAM_REPLICA_WAIT", -1),
             replica_wait_ms=_int("TABLESTREAM_REPLICA_WAIT_MS", 500),
+            webhook_allow=parse_webhook_allow(os.environ.get("TABLESTREAM_WEBHOOK_ALLOW", "")),
+            webhook_retry_seconds=float(os.environ.get("TABLESTREAM_WEBHOOK_RETRY_SECONDS") or 10),
+            webhook_attempts=_int("TABLESTREAM_WEBHOOK_ATTEMPTS", 8),
         )
 
     @property
@@ -127,4 +137,24 @@ def parse_trusted_proxies(value: str) -> int | tuple[str, ...]:
     entries = tuple(entry.strip() for entry in value.split(",") if entry.strip())
     for entry in entries:
         ipaddress.ip_network(entry, strict=False)
+    return entries
+
+
+HOST_NAME = re.compile(r"(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def parse_webhook_allow(value: str) -> tuple[str, ...]:
+    """``TABLESTREAM_WEBHOOK_ALLOW``: a comma-separated list of host names
+    (``hooks.example.com``, or ``*.example.com`` for the names under it) and addresses or
+    networks (``203.0.113.7``, ``10.1.0.0/16``), checked here, at start-up; empty: any
+    public address."""
+    entries = tuple(entry.strip().lower() for entry in value.split(",") if entry.strip())
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            if HOST_NAME.fullmatch(entry) is None or len(entry) > 253:
+                raise ValueError(
+                    f"TABLESTREAM_WEBHOOK_ALLOW: {entry!r} is neither a host name, *.domain, an address nor a network"
+                ) from None
     return entries

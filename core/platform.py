@@ -12,6 +12,7 @@ from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
 from core.players import Players
 from core.vault import Vault
+from core.webhooks import Webhooks
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
 from projections.ratings import Ratings
@@ -47,6 +48,7 @@ class Platform:
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
         self.players = Players(client, config.prefix)
         self.ratings = Ratings(client, self.ledger, config.prefix)
+        self.webhooks = Webhooks(client, config.prefix, config.webhook_allow)
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

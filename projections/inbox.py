@@ -53,7 +53,7 @@ def notices(previous: dict[str, Any] | None, table: Table) -> list[tuple[str, di
             out.append((player, {"type": "seat_filled", **base}))
         if previous is not None and previous.get("status") == "open" and table.status == "active":
             out.append((player, {"type": "game_started", **base}))
-        if seat in to_act:
+        if seat in to_act and held.left is None:  # (a bot plays a seat that left)
             out.append((player, {"type": "your_turn", **base}))
         undo = table.undo
         if undo is not None and undo.by != seat and seat not in undo.accepted and table.status == "active":
@@ -86,15 +86,17 @@ class Inbox:
             else f"{self.prefix}:pl:{player_id}:inbox"
         )
 
-    def note(self, previous: dict[str, Any] | None, table: Table) -> int:
+    def note(self, previous: dict[str, Any] | None, table: Table) -> list[tuple[str, dict[str, Any]]]:
+        """Note each player's notices (``notices``) in its inbox; what was noted, (player,
+        notice), for whatever else tells players (webhooks)."""
         found = notices(previous, table)
         if not found:
-            return 0
+            return found
         with self.redis.pipeline(transaction=False) as pipe:
             for player, notice in found:
                 pipe.xadd(self.key(player), {"n": json.dumps(notice)}, maxlen=KEPT, approximate=True)
             pipe.execute()
-        return len(found)
+        return found
 
     def read(
         self, player_id: str, after: str, block_ms: int | None, count: int = 100

@@ -44,7 +44,7 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
 
-    from service.routes import chat, client, games, history, meta, players, rematch
+    from service.routes import chat, client, games, history, lifecycle, meta, players, rematch, webhooks
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -52,7 +52,9 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(rematch.bp)
+    app.register_blueprint(lifecycle.bp)
     app.register_blueprint(chat.bp)
+    app.register_blueprint(webhooks.bp)
 
     @app.before_request
     def _start() -> None:

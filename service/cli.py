@@ -142,11 +142,15 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     from workers.runtime import platform
     from workers.scheduling import queue_names, sweep_stalled
+    from workers.webhooks import sweep
 
     p = platform()
     swept = sweep_stalled(p)
     if swept:
         print(f"tablestream worker: re-enqueued the bot turns of {swept} games", flush=True)
+    deliveries = sweep(p)  # those a killed worker left open
+    if deliveries:
+        print(f"tablestream worker: re-enqueued {deliveries} open webhook deliveries", flush=True)
     kind = Worker if args.fork else SimpleWorker
     worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
     worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)

@@ -64,6 +64,17 @@ class CreateGameIn(Strict):
     )
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
     rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    clock = fields.Nested(lambda: ClockIn(), load_default=None, allow_none=True)
+    on_leave = fields.String(load_default="out", validate=validate.OneOf(["out", "bot"]))
+    abandon_after = fields.Integer(strict=True, load_default=3, validate=validate.Range(min=1, max=100))
+    open_seconds = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=60, max=30 * 86400)
+    )
+
+
+class ClockIn(Strict):
+    initial = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=7 * 86400))
+    increment = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=3600))
 
 
 class JoinIn(Strict):
@@ -103,6 +114,7 @@ class SeatOut(Schema):
     reserved_for = fields.String(allow_none=True)
     invite = fields.Raw()  # on an open seat: whether it is opened by invite; the code itself, once, at creation
     rematch_seat = fields.Integer(allow_none=True)  # a rematch's open seat kept for that seat's holder
+    left = fields.String()  # how the seat left the game: resignation, time, abandonment
     token = fields.String()
 
 
@@ -126,6 +138,9 @@ class SummaryOut(Schema):
     turn_seconds = fields.Integer(allow_none=True)
     head = fields.Nested(lambda: HeadOut())
     rematch_of = fields.String(allow_none=True)
+    lifecycle = fields.Dict(allow_none=True)
+    clock = fields.Dict(allow_none=True)
+    timeouts = fields.List(fields.Integer())
 
 
 class HeadOut(Schema):
@@ -245,3 +260,42 @@ class ChatMessageOut(Schema):
 class ChatPageOut(Schema):
     messages = fields.List(fields.Nested(ChatMessageOut))
     next_after = fields.String()
+
+
+class WebhookIn(Strict):
+    # The URL's and the events' own rules (scheme, credentials, allow-list, types) are the
+    # core's: core.webhooks.
+    url = fields.String(required=True, validate=validate.Length(min=1, max=4096))
+    events = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=None)
+
+
+class WebhookOut(Schema):
+    id = fields.String()
+    url = fields.String()
+    events = fields.List(fields.String())
+    created_at = fields.String()
+    secret = fields.String()
+
+
+class WebhooksOut(Schema):
+    webhooks = fields.List(fields.Nested(WebhookOut))
+
+
+class DeliveryOut(Schema):
+    id = fields.String()
+    webhook = fields.String()
+    type = fields.String()
+    notice = fields.Dict()
+    status = fields.String()
+    attempts = fields.Integer()
+    last_status = fields.Integer(allow_none=True)
+    last_error = fields.String(allow_none=True)
+    created_at = fields.String()
+    last_attempt_at = fields.String(allow_none=True)
+    next_attempt_at = fields.String(allow_none=True)
+    updated_at = fields.String()
+
+
+class DeliveriesOut(Schema):
+    webhook = fields.String()
+    deliveries = fields.List(fields.Nested(DeliveryOut))

@@ -44,7 +44,9 @@ class Projector:
             if self.noting and any(seat.player for seat in table.seats):
                 behind, previous = self.models.before(table)
                 if behind:
-                    self.inbox.note(previous, table)
+                    # The players' webhooks, after their inboxes: a delivery's id is the
+                    # notice's, so a notice noted again is the same delivery.
+                    self.platform.webhooks.notify(self.inbox.note(previous, table))
             self.models.apply(table)
             # A process killed between ending a game and recording it: the ledger catches up here.
             if table.status == "finished" and self.platform.ledger.of(game_id) is None:

@@ -8,14 +8,16 @@ from core.platform import Platform
 from workers import runtime
 from workers.long_jobs import RQLongJobs
 from workers.scheduling import RQScheduler
+from workers.webhooks import RQDeliveries
 
 
 def wire(platform: Platform, bots: bool = True) -> Platform:
-    """Give ``platform`` RQ's long jobs and, with ``bots``, RQ's bot-turn scheduler; with
-    ``inline_jobs`` configured, jobs enqueued here also run here."""
+    """Give ``platform`` RQ's long jobs and webhook deliveries and, with ``bots``, RQ's
+    bot-turn scheduler; with ``inline_jobs`` configured, jobs enqueued here also run here."""
     if bots:
         platform.handler.scheduler = RQScheduler(platform)
     platform.jobs = RQLongJobs(platform)
+    platform.webhooks.runner = RQDeliveries(platform)
     if platform.config.inline_jobs:
         runtime.use(platform)
     return platform
