@@ -189,8 +189,16 @@ class Target:
         host = (parts.hostname or "").lower().rstrip(".")
         if not host:
             raise refuse("has no host")
-        if _address(host) is None and (HOST_NAME.fullmatch(host) is None or host.startswith("*") or len(host) > 253):
-            raise refuse(f"has a host that is neither an address nor a DNS name ({host})")
+        address = _address(host)
+        if isinstance(address, ipaddress.IPv6Address) and address.scope_id:
+            raise refuse(f"has an IPv6 zone ({host})")
+        if address is None:
+            last = host.rsplit(".", 1)[-1]
+            # 127.1, 2130706433 or 0x7f.1 resolve to addresses, yet no DNS name ends so.
+            if HOST_NAME.fullmatch(host) is None or host.startswith("*") or len(host) > 253:
+                raise refuse(f"has a host that is neither an address nor a DNS name ({host})")
+            if last.isdigit() or last.startswith("0x"):
+                raise refuse(f"has a host that is an address in a form other than the standard one ({host})")
         if not allow.host_allowed(host):
             raise refuse(f"names a host this service does not call ({host}; it calls {allow.describe()})")
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

@@ -23,7 +23,7 @@ from rq.registry import ScheduledJobRegistry
 from core.config import Config, parse_webhook_allow
 from core.jobs import queue_names
 from core.platform import Platform
-from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, delivery_id
+from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, delivery_id
 from projections.inbox import Inbox
 from service.app import create_app
 from tests.api.conftest import bearer
@@ -31,7 +31,7 @@ from tests.webhook_receiver import Receiver, verified
 from workers import runtime
 from workers.projector import Projector
 from workers.scheduling import InlineBots
-from workers.webhooks import deliver
+from workers.webhooks import deliver, sweep
 from workers.wiring import wire
 
 LOOPBACK = ("127.0.0.0/8", "::1")
@@ -199,6 +199,10 @@ BAD_URLS = [
     ("http://8.8.8.8/", "does not call"),  # public, and not on the allow-list
     ("http://localhost/", "does not call"),  # a name the allow-list does not list
     ("http://[fe80::1]/", "does not call"),
+    ("http://127.1/", "form other than the standard one"),
+    ("http://2130706433/", "form other than the standard one"),
+    ("http://0x7f.0.0.1/", "form other than the standard one"),
+    ("http://[::1%25lo]/", "IPv6 zone"),
 ]
 
 
@@ -555,3 +559,42 @@ def test_delivery_ids_follow_the_notice_and_the_webhook() -> None:
     assert same != delivery_id("wh_a", {**notice, "type": "undo_requested"})
     chat = {"type": "chat", "game": "g1", "message": {"id": "5-0"}}
     assert delivery_id("wh_a", chat) != delivery_id("wh_a", {**chat, "message": {"id": "5-1"}})
+
+
+class BrokenRunner:
+    """A job runner that cannot be reached (its queue's Redis is down)."""
+
+    def start(self, delivery_ids: Any) -> None:
+        raise ConnectionError("the queue's Redis is gone")
+
+
+def test_a_delivery_whose_job_was_lost_is_sent_by_the_next_worker_s_sweep(
+    client: FlaskClient, platform: Platform, receiver: Receiver
+) -> None:
+    player, ann = register(client, "ann")
+    created = hook(client, ann, receiver, "/ann")
+    platform.webhooks.runner = BrokenRunner()  # the deliveries are made, their jobs never enqueued
+    notice = {"type": "chat", "game": "g", "message": {"id": "7-0"}}
+    [lost] = platform.webhooks.notify([(player["id"], notice)])
+    work(platform)
+    assert receiver.got == [] and [d for d, _ in platform.webhooks.open_deliveries()] == [lost]
+    assert sweep(platform) == 1  # as a worker does when it starts
+    work(platform)
+    assert [r.delivery for r in receiver.got] == [lost]
+    assert deliveries(client, ann, created["id"])[0]["status"] == "delivered"
+    assert sweep(platform) == 0  # nothing open is left to send
+
+
+def test_a_delivery_held_by_another_sender_waits_out_its_lease(
+    client: FlaskClient, platform: Platform, receiver: Receiver
+) -> None:
+    """A sender killed mid-request leaves its lease: the next one waits it out, then sends
+    the same delivery (under the same id)."""
+    player, ann = register(client, "ann")
+    hook(client, ann, receiver, "/ann")
+    platform.webhooks.runner = NoDeliveryRunner()
+    [held] = platform.webhooks.notify([(player["id"], {"type": "chat", "game": "g", "message": {"id": "8-0"}})])
+    assert platform.webhooks.lease(held, 0.3) is not None  # the killed sender's, lapsing
+    assert platform.webhooks.lease(held, 15) is None  # no second sender while it holds
+    assert deliver(platform, held) == "delivered"
+    assert [r.delivery for r in receiver.got] == [held] and receiver.bad_signatures == 0
