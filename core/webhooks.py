@@ -202,7 +202,9 @@ class Target:
         if not allow.host_allowed(host):
             raise refuse(f"names a host this service does not call ({host}; it calls {allow.describe()})")
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        return cls(url, scheme, host, port or (443 if scheme == "https" else 80), path)
+        if port == 0:
+            raise refuse("names port 0")
+        return cls(url, scheme, host, port if port is not None else (443 if scheme == "https" else 80), path)
 
 
 # -- signatures and ids -------------------------------------------------------------

@@ -17,13 +17,16 @@ import fakeredis
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from rq import Queue, SimpleWorker
 from rq.registry import ScheduledJobRegistry
 
 from core.config import Config, parse_webhook_allow
+from core.errors import CommandError
 from core.jobs import queue_names
 from core.platform import Platform
-from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, delivery_id
+from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, Target, delivery_id
 from projections.inbox import Inbox
 from service.app import create_app
 from tests.api.conftest import bearer
@@ -189,6 +192,7 @@ BAD_URLS = [
     ("http://user@127.0.0.1/", "user name or password"),
     ("http://127.0.0.1:99999/", "malformed"),
     ("http://127.0.0.1:port/", "malformed"),
+    ("http://127.0.0.1:0/", "port 0"),
     ("http:///path", "no host"),
     ("http://127.0.0.1/#frag", "fragment"),
     ("http://127.0.0.1/a b", "space"),
@@ -598,3 +602,31 @@ def test_a_delivery_held_by_another_sender_waits_out_its_lease(
     assert platform.webhooks.lease(held, 15) is None  # no second sender while it holds
     assert deliver(platform, held) == "delivered"
     assert [r.delivery for r in receiver.got] == [held] and receiver.bad_signatures == 0
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    url=st.builds(
+        lambda scheme, rest: scheme + rest,
+        st.sampled_from(["http://", "https://", "HTTP://", "ftp://", "", "http:", "//"]),
+        st.text(max_size=60) | st.from_regex(r"[\[\]a-z0-9.:@%/?#_-]{0,40}", fullmatch=True),
+    )
+)
+@example(url="http://127.0.0.1/")
+@example(url="https://[::1]:8443/x?y=1")
+@example(url="HTTP://127.0.0.2:80")
+@example(url="http://[::1")
+@example(url="http://127.0.0.1:0/")
+def test_any_url_is_either_registered_or_refused_with_the_rule(url: str) -> None:
+    """No URL, however malformed, gets past the rules by raising something else."""
+    p = make_platform()
+    try:
+        created = p.webhooks.register("pl_x", url, None)
+    except CommandError as refused:
+        assert refused.code == "invalid_request" and "http:// or https://" in refused.extra["rule"]
+        assert webhook_keys(p) == []
+        return
+    # The allow-list lists loopback networks only: what passed names a loopback address.
+    target = Target.parse(url, p.webhooks.allow)
+    assert created["url"] == url and target.scheme in ("http", "https")
+    assert ipaddress.ip_address(target.host).is_loopback
