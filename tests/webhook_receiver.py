@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class Receiver:
     released: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     server: ThreadingHTTPServer | None = None
+    tls: tuple[str, str] | None = None  # a certificate and its key: answer over https
 
     def start(self) -> Receiver:
         receiver = self
@@ -79,6 +81,10 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        if self.tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
@@ -112,7 +118,8 @@ class Receiver:
 
     def url(self, path: str = "/hook") -> str:
         assert self.server is not None
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://127.0.0.1:{self.server.server_address[1]}{path}"
 
     def stop(self) -> None:
         self.released.set()

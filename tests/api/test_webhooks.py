@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import subprocess
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import fakeredis
@@ -630,3 +632,36 @@ def test_any_url_is_either_registered_or_refused_with_the_rule(url: str) -> None
     target = Target.parse(url, p.webhooks.allow)
     assert created["url"] == url and target.scheme in ("http", "https")
     assert ipaddress.ip_address(target.host).is_loopback
+
+
+def self_signed(directory: Path) -> tuple[str, str]:
+    """A certificate for 127.0.0.1 that no default trust store holds, and its key."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return str(cert), str(key)
+
+
+def test_https_is_sent_only_to_a_certificate_the_sender_trusts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over https the certificate is verified for the URL's host: an untrusted one fails
+    the attempt (nothing reaches the receiver); once its issuer is trusted, it is sent."""
+    receiver = Receiver(tls=self_signed(tmp_path)).start()
+    try:
+        p = make_platform()
+        p.webhooks.runner = NoDeliveryRunner()
+        created = p.webhooks.register("pl_x", receiver.url("/tls"), None)
+        receiver.secrets["/tls"] = created["secret"]
+        [started] = p.webhooks.notify([("pl_x", {"type": "chat", "game": "g", "message": {"id": "9-0"}})])
+        assert deliver(p, started) == "retrying"
+        failed = p.webhooks.delivery(started)
+        assert failed is not None and "CERTIFICATE_VERIFY_FAILED" in (failed.error or "")
+        assert receiver.got == []
+        monkeypatch.setenv("SSL_CERT_FILE", receiver.tls[0] if receiver.tls else "")
+        assert deliver(p, started, clock=lambda: time.time() + 60) == "delivered"
+        assert [r.delivery for r in receiver.got] == [started] and receiver.bad_signatures == 0
+    finally:
+        receiver.stop()
