@@ -23,6 +23,7 @@ from events.ledger import Ledger
 from events.store import CommandReused, EventStore, VersionConflict
 from games.base import Game, GameEvent, IllegalAction, State
 from games.rng import Draws, derive_rng
+from projections.lifecycle import final_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table
 from projections.tables import LogDamaged, Tables
 from projections.views import sealed_data
@@ -68,6 +69,10 @@ class Commands:
         self.vault = vault
         self.scheduler = scheduler
         self.ledger = ledger
+
+    def now_ms(self) -> int:
+        """Now, by the clock the store stamps events with (game clocks are kept by it)."""
+        return ms(self.store.now())
 
     # -- acting ---------------------------------------------------------------
 
@@ -145,6 +150,8 @@ class Commands:
                 f"The game is at version {table.version}, not {expected_version}; reload and try again.",
                 version=table.version,
             )
+        if table.clock is not None and seat in table.to_act() and table.clock.left(seat, self.now_ms()) <= 0:
+            raise CommandError("out_of_time", f"Seat {seat + 1}'s clock has run out.", seat=seat)
         game = table.game
         rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
         try:
@@ -165,6 +172,8 @@ class Commands:
         events += [new_event(e, actor) for e in decided.events]
         result = game.outcome(decided.state)
         if result is not None:
+            if table.lifecycle is not None:  # an older game's outcome stays as its rules gave it
+                result = final_outcome(table, result, "rules", seat, actor)
             events.append(NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)}))
         return events, decided.state
 

@@ -12,11 +12,13 @@ from typing import Any
 
 from core.commands import Commands, Created, confirm, draws_record, new_event, new_game_id, seal
 from core.errors import CommandError
+from core.lifecycle import check_lifecycle
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
 from games import registry
 from games.base import InvalidOptions
 from games.rng import commitment, derive_rng
+from projections.lifecycle import ABANDON_AFTER, OPEN_SECONDS, settings
 from projections.table import Table
 
 BOT_LEVELS = ("random", "greedy", "ismcts")
@@ -37,6 +39,7 @@ class Creation(Commands):
         unlisted: bool = False,
         rated: bool = False,
         rematch_of: str | None = None,
+        lifecycle: Mapping[str, Any] | None = None,
     ) -> Created:
         """A new game. ``rated``: every seat is a player's (held, reserved, by invite or
         open to players only), and the result moves their ratings. ``unlisted``: left out
@@ -48,7 +51,7 @@ class Creation(Commands):
             # Without a key the request cannot be asked again: its tokens are answered as
             # written on the master (see ``confirm``).
             return self._create_game(
-                kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated, rematch_of
+                kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated, rematch_of, lifecycle
             )
         request = [kind, [dict(p) for p in players], dict(options or {}), seed, forked_from, turn_seconds]
         if unlisted:
@@ -57,6 +60,8 @@ class Creation(Commands):
             request.append("rated")
         if rematch_of:
             request.append({"rematch_of": rematch_of})
+        if lifecycle:
+            request.append({"lifecycle": dict(lifecycle)})
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
         deadline = time.monotonic() + self.vault.CLAIM_SECONDS
         while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
@@ -75,7 +80,17 @@ class Creation(Commands):
             time.sleep(0.05)  # the first request with this key is creating the game
         try:
             created = self._create_game(
-                kind, players, options, seed, command_id, forked_from, turn_seconds, unlisted, rated, rematch_of
+                kind,
+                players,
+                options,
+                seed,
+                command_id,
+                forked_from,
+                turn_seconds,
+                unlisted,
+                rated,
+                rematch_of,
+                lifecycle,
             )
         except BaseException:
             self.vault.abandon_create(command_id)
@@ -96,6 +111,7 @@ class Creation(Commands):
         unlisted: bool = False,
         rated: bool = False,
         rematch_of: str | None = None,
+        lifecycle: Mapping[str, Any] | None = None,
     ) -> Created:
         game = registry.get(kind)
         if game is None:
@@ -116,6 +132,15 @@ class Creation(Commands):
                 "The game cannot start: " + "; ".join(error.problems) + ".",
                 problems=error.problems,
             ) from None
+        chosen = dict(lifecycle or {})
+        check_lifecycle(turn_seconds, chosen.get("clock"), chosen.get("on_leave", "out"), chosen.get("open_seconds"))
+        ending = settings(
+            turn_seconds,
+            chosen.get("clock"),
+            chosen.get("on_leave", "out"),
+            chosen.get("abandon_after", ABANDON_AFTER),
+            chosen.get("open_seconds") or OPEN_SECONDS,
+        )
         chosen_seed = seed is not None
         seed = seed if seed is not None else secrets.token_hex(32)
         game_id = new_game_id()
@@ -136,6 +161,7 @@ class Creation(Commands):
                 **({"unlisted": True} if unlisted else {}),
                 **({"rated": True} if rated else {}),
                 **({"rematch_of": rematch_of} if rematch_of else {}),
+                "lifecycle": ending,
                 **draws_record(rng),
             },
         )
@@ -177,6 +203,8 @@ class Creation(Commands):
         if not 0 <= seat < len(table.seats):
             raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
         wanted = table.seats[seat]
+        if table.status == "finished":
+            raise CommandError("game_over", "The game is over (aborted before it started).", version=table.version)
         if not wanted.open:
             raise CommandError("seat_taken", f"Seat {seat} is not open.")
         if table.rated and player is None:
@@ -272,6 +300,7 @@ class Creation(Commands):
                 unlisted=old.unlisted,
                 rated=old.rated,
                 rematch_of=old.game_id,
+                lifecycle=_chosen(old.lifecycle),
             )
         except BaseException:
             self.vault.link_rematch(old.game_id, None)
@@ -338,10 +367,20 @@ def rematch_seats(old: Table) -> list[dict[str, Any]]:
     for index in range(count):
         was = (index + 1) % count
         held = old.seats[was]
-        if held.bot is not None:
+        if held.bot is not None and held.left is None:  # (a seat that left is its holder's again)
             seats.append({"name": held.name, "bot": held.bot})
         elif held.player is not None:
             seats.append({"open": True, "reserved_for": held.player})
         else:
             seats.append({"open": True, "rematch_seat": was})
     return seats
+
+
+def _chosen(lifecycle: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A game's lifecycle settings as a creation asks for them (a rematch keeps them)."""
+    if lifecycle is None:
+        return None
+    chosen = {k: lifecycle[k] for k in ("clock", "on_leave", "open_seconds") if lifecycle.get(k) is not None}
+    if lifecycle.get("abandon_after") is not None:
+        chosen["abandon_after"] = lifecycle["abandon_after"]
+    return chosen

@@ -23,6 +23,8 @@ class Code(StrEnum):
     GAME_OVER = "game_over"
     GAME_NOT_STARTED = "game_not_started"
     GAME_IN_PLAY = "game_in_play"
+    SEAT_LEFT = "seat_left"
+    OUT_OF_TIME = "out_of_time"
     SEAT_TAKEN = "seat_taken"
     ALREADY_SEATED = "already_seated"
     NAME_TAKEN = "name_taken"

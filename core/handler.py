@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.commands import GAME_CODES, Acted, Commands, Created, Scheduler, request_fingerprint
 from core.creation import BOT_LEVELS, MAX_NAME, Creation
 from core.forks import Forks
+from core.lifecycle import Lifecycle
 from core.undo import Undo
 
 __all__ = [
@@ -25,6 +26,6 @@ __all__ = [
 ]
 
 
-class Handler(Creation, Undo, Forks):
-    """Every command: create and join (``Creation``), act (``Commands``), undo (``Undo``)
-    and fork (``Forks``)."""
+class Handler(Lifecycle, Creation, Undo, Forks):
+    """Every command: create and join (``Creation``), act (``Commands``), undo (``Undo``),
+    fork (``Forks``), and the endings besides the rules' (``Lifecycle``)."""

@@ -19,7 +19,6 @@ from events.store import (
     Notice,
     Subscription,
     VersionConflict,
-    now_iso,
     same_request,
 )
 
@@ -57,7 +56,7 @@ class MemoryEventStore(EventStore):
             if len(log) != expected_version:
                 raise VersionConflict(expected_version, len(log))
             head_hash = hashes[-1] if hashes else "0" * 64
-            envelopes = chain(events, expected_version + 1, head_hash, now_iso(), command_id)
+            envelopes = chain(events, expected_version + 1, head_hash, self.now(), command_id)
             log.extend(e.encode() for e in envelopes)
             hashes.extend(e.hash for e in envelopes)
             result = AppendResult(expected_version + 1, expected_version + len(envelopes), False, tuple(envelopes))

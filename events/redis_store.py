@@ -52,7 +52,6 @@ from events.store import (
     Notice,
     Subscription,
     VersionConflict,
-    now_iso,
     same_request,
 )
 
@@ -237,7 +236,7 @@ class RedisEventStore(EventStore):
         if prev_hash is None:
             prev_hash = self._head_hash(game_id, expected_version)
         for _ in range(2):
-            envelopes = chain(events, expected_version + 1, prev_hash, now_iso(), command_id)
+            envelopes = chain(events, expected_version + 1, prev_hash, self.now(), command_id)
             keys = [
                 self.key(game_id, "events"),
                 self.key(game_id, "head"),

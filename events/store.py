@@ -121,6 +121,11 @@ def now_iso() -> str:
 
 
 class EventStore(abc.ABC):
+    def now(self) -> str:
+        """The time an append stamps on its events (``Envelope.at``): the clock that game
+        clocks are kept by. A test replaces it on a store to control time."""
+        return now_iso()
+
     @abc.abstractmethod
     def append(
         self,

@@ -19,6 +19,7 @@ from events.envelope import Envelope, canonical_json, verify_chain
 from games.base import Game, GameEvent, IllegalAction, State
 from games.registry import get
 from games.rng import Draws, commitment, derive_rng
+from projections.lifecycle import ending_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table, evolve
 from projections.tables import fold_runs
 from projections.views import sealed_data
@@ -142,6 +143,9 @@ def audit_entries(
     while index < total:
         envelope = envelopes[index]
         if envelope.type == "ActionTaken":
+            clock = table.clock if table is not None else None
+            if clock is not None and envelope.seat is not None and clock.left(envelope.seat, ms(envelope.at)) <= 0:
+                return report.fail(envelope.version, f"seat {envelope.seat + 1} moved after its clock ran out")
             problem, consumed, decided = _check_action(game, table, envelopes, index, seed, recipe)
             if problem:
                 return report.fail(problem[0], problem[1])
@@ -155,9 +159,12 @@ def audit_entries(
         if envelope.type not in PLATFORM_EVENTS and index >= setup_end:
             return report.fail(envelope.version, f"{envelope.type} was not produced by any action")
         if envelope.type == "SeedRevealed" and table is not None:
-            result = game.outcome(table.state)
+            result = ending_outcome(table, envelopes[index - 1], game.outcome(table.state))
             if result is None or canonical_json(result) != canonical_json(envelope.data.get("outcome")):
                 return report.fail(envelope.version, "the recorded outcome is not the fold's outcome")
+        wrong = _ending_problem(table, envelope)
+        if wrong:
+            return report.fail(envelope.version, wrong)
         if envelope.type == "Rewound" and table is not None:
             to_version = envelope.data.get("to_version")
             if not isinstance(to_version, int) or not 1 <= to_version < envelope.version:
@@ -187,6 +194,26 @@ def audit_entries(
     if progress:
         progress(total, total)
     return report
+
+
+def _ending_problem(table: Table | None, envelope: Envelope) -> str | None:
+    """What is wrong with an ending the platform appended, judged by the log alone: a seat
+    leaves once, only while the game is in play; a flag falls only once the seat's clock
+    (kept by the log's timestamps) has run out; an abort only while it is allowed."""
+    if table is None or envelope.type not in ("Resigned", "FlagFell", "Abandoned", "Aborted"):
+        return None
+    if envelope.type == "Aborted":
+        return None if table.may_abort() else "the game was aborted after every seat had moved"
+    seat = envelope.data.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(table.seats) or table.status != "active":
+        return f"{envelope.type} names no seat of a game in play"
+    if table.seats[seat].left is not None:
+        return f"seat {seat + 1} left the game twice"
+    if envelope.type == "FlagFell":
+        due = table.clock.deadline(seat) if table.clock is not None else None
+        if due is None or ms(envelope.at) < due:
+            return f"seat {seat + 1}'s flag fell before its clock ran out"
+    return None
 
 
 def _draws_of(rng: random.Random) -> list[dict[str, Any]] | None:

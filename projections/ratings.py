@@ -82,7 +82,7 @@ class Ratings:
                         pipe.unwatch()
                         return False  # another projector rated it
                     updates: dict[str, dict[str, float]] = {}
-                    if table is not None:
+                    if table is not None and (table.outcome or {}).get("counts", True):
                         seated = [s.player for s in table.seats if s.player]
                         raw = pipe.hmget(self.key("current", table.kind), seated) if seated else []
                         before = {p: json.loads(r) for p, r in zip(seated, raw, strict=True) if r is not None}

@@ -129,10 +129,15 @@ class ReadModels:
         if table.status == "finished" and previous_status != "finished":
             pipe.hincrby(stats, "finished", 1)
             pipe.hincrby(stats, "total_versions", table.version)
-            for seat in (table.outcome or {}).get("winners", []):
-                pipe.hincrby(stats, f"wins_by_seat:{seat}", 1)
-                level = table.seats[seat].bot or "human"
-                pipe.hincrby(stats, f"wins_by_level:{level}", 1)
+            outcome = table.outcome or {}
+            pipe.hincrby(stats, f"endings:{outcome.get('ending', 'rules')}", 1)
+            if outcome.get("counts", True):
+                for seat in outcome.get("winners", []):
+                    pipe.hincrby(stats, f"wins_by_seat:{seat}", 1)
+                    level = table.seats[seat].bot or "human"
+                    pipe.hincrby(stats, f"wins_by_level:{level}", 1)
+            else:  # an abort, or a game the turn timer decided: no one's win
+                pipe.hincrby(stats, "uncounted", 1)
 
     def games(
         self, status: str | None, kind: str | None, offset: int, limit: int, player: str | None = None
@@ -179,6 +184,8 @@ class ReadModels:
                 "average_versions": round(raw.get("total_versions", 0) / finished, 1) if finished else None,
                 "wins_by_seat": {k.split(":")[1]: v for k, v in raw.items() if k.startswith("wins_by_seat:")},
                 "wins_by_level": {k.split(":")[1]: v for k, v in raw.items() if k.startswith("wins_by_level:")},
+                "endings": {k.split(":")[1]: v for k, v in raw.items() if k.startswith("endings:")},
+                "uncounted": raw.get("uncounted", 0),
             }
         return out
 

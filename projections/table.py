@@ -13,6 +13,9 @@ platform events that the game never sees:
 * ``Rewound``: the state returns to that of an earlier version (undo); nothing is deleted.
 * ``ForkedFrom``: this game continues another at a version.
 * ``UndoRequested`` / ``UndoAnswered`` / ``UndoExpired``: the undo consent exchange.
+* ``Resigned`` / ``FlagFell`` / ``Abandoned``: a seat leaves the game (it resigned, its
+  clock ran out, the turn timer played for it too often); ``Aborted``: the game ends
+  without a result (``projections.lifecycle``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from events.envelope import Envelope
 from games.base import Game, GameEvent
 from games.codec import decode
 from games.registry import get
+from projections.lifecycle import LEAVING_EVENTS, Clock, ms
 
 PLATFORM_EVENTS = frozenset(
     {
@@ -38,6 +42,10 @@ PLATFORM_EVENTS = frozenset(
         "UndoRequested",
         "UndoAnswered",
         "UndoExpired",
+        "Resigned",
+        "Aborted",
+        "FlagFell",
+        "Abandoned",
     }
 )
 
@@ -46,7 +54,19 @@ PLATFORM_EVENTS = frozenset(
 # from it. Inside a command (the deal, an action's effects) the state is half-made.
 # The web client's replay mirrors this set (service/client/replay.js).
 COMMAND_STARTS = frozenset(
-    {"ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"}
+    {
+        "ActionTaken",
+        "SeatTaken",
+        "SeatClaimed",
+        "UndoRequested",
+        "UndoAnswered",
+        "UndoExpired",
+        "Rewound",
+        "Resigned",
+        "Aborted",
+        "FlagFell",
+        "Abandoned",
+    }
 )
 
 
@@ -67,6 +87,8 @@ class Seat:
     # In a rematch, an open seat kept for whoever held this seat of the game rematched
     # (with its seat token; a player's seat is kept with ``reserved_for``).
     rematch_seat: int | None = None
+    # How the seat left the game (resignation, time, abandonment); a bot then makes its moves.
+    left: str | None = None
 
     @property
     def public(self) -> bool:
@@ -79,6 +101,8 @@ class Seat:
             out |= {"reserved_for": self.reserved_for, "invite": self.invite}
             if self.rematch_seat is not None:
                 out["rematch_seat"] = self.rematch_seat
+        if self.left is not None:
+            out["left"] = self.left
         return out
 
 
@@ -117,6 +141,11 @@ class Table:
     unlisted: bool = False  # left out of the lobby, the lists and profiles (reachable by its id)
     rated: bool = False  # between players only; its result moves their ratings (projections.ratings)
     rematch_of: str | None = None  # the finished game this one is the rematch of
+    lifecycle: Mapping[str, Any] | None = None  # projections.lifecycle.settings; None for older games
+    acted: frozenset[int] = frozenset()  # the seats that made a move of their own (not the timer's)
+    timeouts: tuple[int, ...] = ()  # per seat: the moves the turn timer made for it
+    idle: tuple[int, ...] = ()  # per seat: the timer's moves for it in a row, up to now
+    clock: Clock | None = None
 
     @property
     def recipe(self) -> int:
@@ -164,7 +193,18 @@ class Table:
             "unlisted": self.unlisted,
             "rated": self.rated,
             "rematch_of": self.rematch_of,
+            "lifecycle": dict(self.lifecycle) if self.lifecycle is not None else None,
+            "clock": self.clock.as_json() if self.clock is not None else None,
+            "timeouts": list(self.timeouts),
         }
+
+    def competing(self) -> list[int]:
+        """The seats still playing to win: those that have not left."""
+        return [i for i, s in enumerate(self.seats) if s.left is None]
+
+    def may_abort(self) -> bool:
+        """A game may be aborted while a seat is open, or until each seat has moved once."""
+        return self.status == "open" or (self.status == "active" and len(self.acted) < len(self.seats))
 
 
 HIDDEN_OPTION = "hidden until the game ends"
@@ -194,7 +234,22 @@ def fold(table: Table | None, envelopes: Iterable[Envelope], past: PastLookup | 
 
 def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> Table:
     if table is None:
-        return _created(e)
+        return clocked(_created(e), e)
+    if table.clock is None:
+        return _evolve(table, e, past)
+    clock = table.clock.moved(e.seat, ms(e.at)) if e.type == "ActionTaken" and e.seat is not None else table.clock
+    return clocked(_evolve(replace(table, clock=clock), e, past), e)
+
+
+def clocked(table: Table, e: Envelope) -> Table:
+    """The table with its clocks following the seats to act after ``e``."""
+    if table.clock is None or table.state is None:  # (no state yet: the deal follows)
+        return table
+    to_act = sorted(table.to_act()) if table.status == "active" else []
+    return replace(table, clock=table.clock.follow(to_act, ms(e.at)))
+
+
+def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
     moved: dict[str, Any] = {"version": e.version, "head_hash": e.hash, "updated_at": e.at}
     if e.type not in PLATFORM_EVENTS:
         game_event = GameEvent(e.type, e.data, e.seat)
@@ -226,6 +281,9 @@ def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> 
                 outcome=earlier.outcome,
                 undo=None,
                 last_irreversible=earlier.last_irreversible,
+                acted=earlier.acted,
+                timeouts=earlier.timeouts,
+                idle=earlier.idle,
             )
         case "UndoRequested":
             request = UndoRequest(
@@ -246,7 +304,19 @@ def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> 
         case "UndoExpired":
             return replace(table, **moved, undo=None)
         case "ActionTaken":
-            return replace(table, **moved, undo=None)
+            seat = e.seat
+            if seat is None or not table.timeouts:
+                return replace(table, **moved, undo=None)
+            timer = e.actor == "timeout"
+            timeouts = tuple(n + (timer and i == seat) for i, n in enumerate(table.timeouts))
+            idle = tuple((n + 1 if timer else 0) if i == seat else n for i, n in enumerate(table.idle))
+            acted = table.acted if timer else table.acted | {seat}
+            return replace(table, **moved, undo=None, timeouts=timeouts, idle=idle, acted=acted)
+        case "Resigned" | "FlagFell" | "Abandoned":
+            seats = list(table.seats)
+            leaving = e.data["seat"]
+            seats[leaving] = replace(seats[leaving], left=LEAVING_EVENTS[e.type], bot=seats[leaving].bot or "greedy")
+            return replace(table, **moved, seats=tuple(seats), undo=None, last_irreversible=e.version)
         case _:
             return replace(table, **moved)
 
@@ -288,4 +358,10 @@ def _created(e: Envelope) -> Table:
         unlisted=bool(data.get("unlisted", False)),
         rated=bool(data.get("rated", False)),
         rematch_of=data.get("rematch_of"),
+        lifecycle=data.get("lifecycle"),
+        timeouts=(0,) * len(seats),
+        idle=(0,) * len(seats),
+        clock=Clock.start(data["lifecycle"]["clock"], len(seats))
+        if data.get("lifecycle") and data["lifecycle"].get("clock")
+        else None,
     )

@@ -10,7 +10,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from games.base import GameEvent, State
 from projections.snapshots import Snapshots
-from projections.table import PLATFORM_EVENTS, PastLookup, Table, evolve
+from projections.table import PLATFORM_EVENTS, PastLookup, Table, clocked, evolve
 
 SNAPSHOT_EVERY = 16
 
@@ -154,6 +154,7 @@ def fold_runs(
             state=state if decided is None else decided,
             last_irreversible=last_irreversible,
         )
+        table = clocked(table, envelope)  # one command's events share one time: its end is enough
         if folded is not None:
             folded[table.version] = table
     if table is None:

@@ -22,7 +22,7 @@ from games.bots import choose
 from games.rng import keyed_rng
 from workers.runtime import current
 
-MOVED_ON = ("stale_version", "game_over", "not_your_turn", "game_not_started")
+MOVED_ON = ("stale_version", "game_over", "not_your_turn", "game_not_started", "out_of_time")
 
 
 def bot_turn(game_id: str, seat: int, version: int, actor: str = "bot", level: str | None = None) -> str:
@@ -87,8 +87,24 @@ class MovedOn:
 
 
 def turn_timeout(game_id: str, seat: int, version: int) -> str:
-    """The seat did not act in time: the greedy bot plays for it, as ``timeout``."""
-    return bot_turn(game_id, seat, version, actor="timeout", level="greedy")
+    """The seat did not act in time: the greedy bot plays for it, as ``timeout``; a seat
+    it has played for too often in a row has abandoned the game (``core.lifecycle``)."""
+    played = bot_turn(game_id, seat, version, actor="timeout", level="greedy")
+    if played.startswith("played"):
+        left = current().handler.abandoned(game_id, seat)
+        if left == "abandoned":
+            return f"{played}; seat {seat} abandoned the game"
+    return played
+
+
+def flag_check(game_id: str, seat: int) -> str:
+    """At a clock's deadline: the flag falls if the seat's time has run out."""
+    return current().handler.flag(game_id, seat)
+
+
+def open_seats_check(game_id: str) -> str:
+    """Once a game's open seats have had their time: a game still open is aborted."""
+    return current().handler.expire_open(game_id)
 
 
 def job_id(kind: str, game_id: str, version: int, seat: int) -> str:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import os
+import socket
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from rq import Queue, Retry
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE
+from rq.scheduler import RQScheduler as RQJobScheduler
+from rq.scripts import release_lock
 
 from core.jobs import queue_names as core_queue_names
+from projections.lifecycle import ms
 from projections.table import Table
-from workers.jobs import bot_turn, job_id, play_bot, turn_timeout
+from workers.jobs import bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_timeout
 
 if TYPE_CHECKING:
     from core.platform import Platform
@@ -22,10 +28,49 @@ def queue_names(platform: Platform) -> tuple[str, str]:
     return core_queue_names(platform.config.prefix)
 
 
+def release_dead_schedulers(platform: Platform) -> int:
+    """Free the RQ scheduler locks of this deployment's queues held by a scheduler process
+    of this host that no longer runs (a worker killed with ``-9`` leaves its lock for a
+    minute, and RQ's other workers try again only every two minutes): the worker starting
+    now then runs the scheduled jobs (turn timers, flag checks, open-seat expiry) at once.
+    A lock held from another host is left to lapse."""
+    connection = platform.queue_redis
+    here = socket.gethostname()
+    released = 0
+    for name in queue_names(platform):
+        lock = RQJobScheduler.get_locking_key(name)
+        owner = connection.get(lock)
+        if owner is None:
+            continue
+        record = connection.hgetall(SCHEDULER_KEY_TEMPLATE % owner.decode())
+        host, pid = record.get(b"hostname"), int(record.get(b"pid", b"0") or 0)
+        if host is None or host.decode() != here or pid <= 0 or _alive(pid):
+            continue
+        released += release_lock(connection, lock, owner.decode())
+    return released
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed and not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:  # no /proc: trust the signal
+        return True
+
+
 def sweep_stalled(platform: Platform) -> int:
-    """Enqueue the turn of every active game whose seat to act is a bot. Run when a worker
-    starts: a turn whose job died with a killed worker is played again (its job id and
-    the version check make a second run of a turn that did happen a no-op)."""
+    """Enqueue the turn of every active game whose seat to act is a bot, and the flag
+    checks of its running clocks. Run when a worker starts: a turn whose job died with a
+    killed worker is played again (its job id and the version check make a second run of
+    a turn that did happen a no-op); a scheduler lock a killed worker left is freed."""
+    release_dead_schedulers(platform)
     models = platform.read_models
     active = models.ids("active")
     # The read models lag the log (and are empty while no projector runs): a recent game they
@@ -41,6 +86,8 @@ def sweep_stalled(platform: Platform) -> int:
         if table is not None and any(table.seats[s].bot for s in table.to_act()):
             scheduler.after_append(table)
             count += 1
+        elif table is not None and table.clock is not None:
+            scheduler.lifecycle(table)
     return count
 
 
@@ -49,6 +96,7 @@ class RQScheduler:
         self.bots = Queue(queue_names(platform)[0], connection=platform.queue_redis)
 
     def after_append(self, table: Table) -> None:
+        self.lifecycle(table)
         for seat in sorted(table.to_act()):
             if table.seats[seat].bot:
                 self.bots.enqueue_call(
@@ -71,6 +119,42 @@ class RQScheduler:
                     job_timeout=BOT_TIMEOUT,
                     retry=Retry(max=3, interval=[1, 2, 5]),
                 )
+
+    def lifecycle(self, table: Table) -> None:
+        """The checks at a running clock's deadline, and at an open game's expiry. Each
+        re-reads the game when it runs, so one that finds it moved on does nothing; its
+        time is the log's (``Envelope.at``), so a restart loses none of it."""
+        if table.status == "open" and table.lifecycle and table.version <= len(table.seats) + 1:
+            expires = ms(table.created_at) + int(table.lifecycle["open_seconds"]) * 1000
+            self.bots.enqueue_at(
+                _at_or_after(expires),
+                open_seats_check,
+                table.game_id,
+                job_id=f"open-{table.game_id}",
+                job_timeout=BOT_TIMEOUT,
+                retry=Retry(max=3, interval=[1, 2, 5]),
+            )
+        if table.status == "active" and table.clock is not None:
+            for seat in table.clock.running():
+                deadline = table.clock.deadline(seat)
+                if deadline is None or table.seats[seat].bot:
+                    continue
+                self.bots.enqueue_at(
+                    _at_or_after(deadline),
+                    flag_check,
+                    table.game_id,
+                    seat,
+                    job_id=job_id("flag", table.game_id, table.version, seat),
+                    job_timeout=BOT_TIMEOUT,
+                    retry=Retry(max=3, interval=[1, 2, 5]),
+                )
+
+
+def _at_or_after(epoch_ms: int) -> datetime:
+    """The time to schedule a check due at ``epoch_ms``: RQ keeps a scheduled job's time in
+    whole seconds, cut down, so the next whole second (a check run early would find time
+    left and do nothing)."""
+    return datetime.fromtimestamp(-(-epoch_ms // 1000), UTC)
 
 
 class InlineBots:

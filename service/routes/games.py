@@ -37,6 +37,8 @@ def _etag(table: Table) -> dict[str, str]:
 def game_body(table: Table, seat: int | None) -> dict[str, Any]:
     out = table.summary()
     out["seat"] = seat
+    if table.clock is not None:  # the time left now, beside the time left at the last event
+        out["clock"] = table.clock.as_json(platform().handler.now_ms())
     link = platform().vault.rematch(table.game_id) if table.status == "finished" else None
     out["rematch"] = None if link in (None, platform().vault.PENDING) else link
     out["view"] = board(table, seat)
@@ -59,6 +61,12 @@ def create_game() -> Response:
         turn_seconds=data["turn_seconds"],
         unlisted=data["unlisted"],
         rated=data["rated"],
+        lifecycle={
+            "clock": data["clock"],
+            "on_leave": data["on_leave"],
+            "abandon_after": data["abandon_after"],
+            "open_seconds": data["open_seconds"],
+        },
     )
     summary = created.table.summary()
     for seat in summary["seats"]:

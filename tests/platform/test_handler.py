@@ -16,6 +16,7 @@ from core.vault import Vault
 from events.memory import MemoryEventStore
 from events.redis_store import RedisEventStore
 from games.rng import commitment
+from projections.lifecycle import iso
 from projections.snapshots import RedisSnapshots
 from projections.table import fold
 from projections.tables import Tables
@@ -161,14 +162,27 @@ def test_an_open_seat_waits_for_a_player_then_the_game_starts(h: Handler) -> Non
     assert error_of(lambda: h.join(table.game_id, 1, "eve")).code == "seat_taken"
 
 
-def test_fold_from_any_snapshot_equals_fold_from_zero_at_every_version(h: Handler) -> None:
+@pytest.mark.parametrize("clock", [None, {"initial": 30, "increment": 1}])
+def test_fold_from_any_snapshot_equals_fold_from_zero_at_every_version(
+    h: Handler, clock: dict[str, int] | None
+) -> None:
     rng = random.Random(7)
+    if clock is not None:  # time moves between commands: the clocks are part of every table compared
+        now = [1_800_000_000_000]
+
+        def later() -> str:
+            now[0] += rng.randrange(0, 4000)
+            return iso(now[0])
+
+        h.store.now = later  # type: ignore[method-assign]
     for _ in range(10):
-        table = h.create_game("tiny", TWO).table
+        table = h.create_game("tiny", TWO, lifecycle={"clock": clock}).table
         while table.status == "active":
             seat = next(iter(table.to_act()))
             action = rng.choice(table.game.legal_actions(table.state, seat))
             table = h.act(table.game_id, seat, action, table.version).table
+        if clock is not None:
+            assert table.clock is not None and table.clock.remaining != (30_000, 30_000)
         envelopes = h.store.read(table.game_id)
         for version in range(1, len(envelopes) + 1):
             from_zero = fold(None, envelopes[:version])
