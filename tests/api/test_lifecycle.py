@@ -229,9 +229,7 @@ def play_timeouts(platform: Platform, game_id: str, rounds: int) -> None:
         platform.handler.abandoned(game_id, seat)
 
 
-def test_two_absent_seats_end_by_abandonment_and_it_is_no_ones_win(
-    client: FlaskClient, platform: Platform
-) -> None:
+def test_two_absent_seats_end_by_abandonment_and_it_is_no_ones_win(client: FlaskClient, platform: Platform) -> None:
     game, _ = tiny(client, turn_seconds=2, options={"start": 0})
     play_timeouts(platform, game["id"], 10)
     over = client.get(f"/v1/games/{game['id']}").get_json()
@@ -263,9 +261,7 @@ def test_a_seat_that_plays_beats_one_that_abandons_and_it_counts(client: FlaskCl
     assert stats["wins_by_level"] == {"human": 1}
 
 
-def test_a_rated_game_aborted_moves_no_rating_and_a_resigned_one_does(
-    client: FlaskClient, platform: Platform
-) -> None:
+def test_a_rated_game_aborted_moves_no_rating_and_a_resigned_one_does(client: FlaskClient, platform: Platform) -> None:
     _, ann = register(client, "ann")
     _, bob = register(client, "bob")
     ratings = []
@@ -340,3 +336,39 @@ def test_the_audit_refuses_a_flag_that_fell_early_a_seat_that_left_twice_and_a_l
     )
     report = audit_game(platform, late["id"])
     assert not report.ok and "aborted after every seat had moved" in report.reason
+
+
+def test_a_clock_is_the_logs_a_new_process_reads_the_same_time_left(
+    client: FlaskClient, platform: Platform, clock: Clock
+) -> None:
+    """Nothing of a clock lives in a process: an API restarted (a new platform on the same
+    Redis, no cache, no snapshot) reads the same clocks, and its flag check judges alike."""
+    from core.config import Config
+    from projections.snapshots import RedisSnapshots
+
+    game, seats = tiny(client, clock={"initial": 20, "increment": 3})
+    clock.tick(7)
+    assert move(client, game["id"], seats[0]).status_code == 200
+    clock.tick(2)
+    RedisSnapshots(platform.redis, platform.config.prefix).redis.delete(
+        RedisSnapshots(platform.redis, platform.config.prefix).key(game["id"])
+    )
+    fresh = Platform(Config(redis_url="fake", prefix=platform.config.prefix), platform.redis)
+    fresh.store.now = platform.store.now  # type: ignore[method-assign]
+    again = fresh.handler.load(game["id"])
+    assert again.clock == platform.handler.load(game["id"]).clock
+    assert again.clock is not None and again.clock.remaining == (16_000, 20_000)
+    assert again.clock.left(1, fresh.handler.now_ms()) == 18_000
+    clock.tick(18)
+    assert fresh.handler.flag(game["id"], 1) == "flag fell"
+
+
+def test_a_finished_game_can_be_neither_aborted_nor_resigned(client: FlaskClient, platform: Platform) -> None:
+    game, seats = tiny(client)
+    assert client.post(f"/v1/games/{game['id']}/resign", headers=seats[0]).status_code == 200
+    before = versions(platform, game["id"])
+    for path in ("abort", "resign"):
+        for seat in (0, 1):
+            refused = client.post(f"/v1/games/{game['id']}/{path}", headers=seats[seat])
+            assert refused.status_code == 409 and refused.get_json()["code"] == "game_over"
+    assert versions(platform, game["id"]) == before
