@@ -37,6 +37,24 @@ def play(platform: Platform, players: list[dict[str, str]], rng: random.Random, 
         table = platform.handler.act(table.game_id, seat, action, table.version).table
 
 
+def noted(platform: Platform, receiver: Receiver, games: int) -> set[str]:
+    """Games between ann and bob, each with a webhook of all types at the receiver's
+    ``/<name>``, whose notices the projector (in this process) notes: the deliveries it
+    started on RQ."""
+    players = [platform.players.register(name)[0] for name in ("ann", "bob")]
+    for player in players:
+        path = f"/{player['name']}"
+        receiver.secrets[path] = platform.webhooks.register(player["id"], receiver.url(path), None)["secret"]
+    rng = random.Random(22)
+    for _ in range(games):
+        play(platform, players, rng, moves=3)
+    projector = Projector(platform, "webhooks-crash")
+    projector.ensure_group()
+    while projector.step(block_ms=None):
+        pass
+    return {delivery for delivery, _ in platform.webhooks.open_deliveries()}
+
+
 def test_kill_9_the_worker_mid_delivery_every_delivery_arrives_once_per_id(
     own_redis: RedisServer, tmp_path: Path
 ) -> None:
@@ -45,18 +63,7 @@ def test_kill_9_the_worker_mid_delivery_every_delivery_arrives_once_per_id(
     platform = wire(Platform(config, own_redis.client()), bots=False)
     receiver = Receiver(hold=KILLS).start()
     try:
-        players = [platform.players.register(name)[0] for name in ("ann", "bob")]
-        for player in players:
-            path = f"/{player['name']}"
-            receiver.secrets[path] = platform.webhooks.register(player["id"], receiver.url(path), None)["secret"]
-        rng = random.Random(22)
-        for _ in range(4):
-            play(platform, players, rng, moves=3)
-        projector = Projector(platform, "webhooks-crash")  # notes the notices and starts their deliveries on RQ
-        projector.ensure_group()
-        while projector.step(block_ms=None):
-            pass
-        expected = {delivery for delivery, _ in platform.webhooks.open_deliveries()}
+        expected = noted(platform, receiver, games=4)
         assert len(expected) >= 10
 
         env = service_env(own_redis.url, prefix, TABLESTREAM_WEBHOOK_ALLOW=LOOPBACK)
@@ -100,6 +107,55 @@ def test_kill_9_the_worker_mid_delivery_every_delivery_arrives_once_per_id(
         assert receiver.bad_signatures == 0
         for delivery in held:  # sent again under the same id after its worker died
             assert received[delivery] >= 2 and records[delivery].attempts >= 2
+        assert platform.webhooks.open_deliveries() == []
+    finally:
+        receiver.stop()
+
+
+def test_kill_9_the_worker_while_deliveries_wait_to_be_retried_every_one_arrives(
+    own_redis: RedisServer, tmp_path: Path
+) -> None:
+    """A receiver failing every first attempt leaves each delivery waiting for its retry (a
+    job in RQ's scheduled registry, 1 s later); the worker is killed then, and the next
+    one sends them all."""
+    prefix = "hooks"
+    config = Config(redis_url=own_redis.url, prefix=prefix, webhook_allow=tuple(LOOPBACK.split(",")))
+    platform = wire(Platform(config, own_redis.client()), bots=False)
+    receiver = Receiver().start()
+    try:
+        expected = noted(platform, receiver, games=2)
+        receiver.statuses = [500] * len(expected)
+        env = service_env(
+            own_redis.url, prefix, TABLESTREAM_WEBHOOK_ALLOW=LOOPBACK, TABLESTREAM_WEBHOOK_RETRY_SECONDS="1"
+        )
+
+        def failed_once() -> bool:
+            found = [platform.webhooks.delivery(d) for d in expected]
+            return all(d is not None and d.attempts >= 1 for d in found) and len(receiver.got) >= len(expected)
+
+        worker = Service(["worker"], env, tmp_path / "worker-0.log").start()
+        try:
+            wait_for(failed_once, 60, 0.02, "every delivery attempted once")
+        finally:
+            worker.kill9()
+        waiting = sum(1 for d in expected if (r := platform.webhooks.delivery(d)) and r.status == "retrying")
+
+        def delivered() -> bool:
+            found = [platform.webhooks.delivery(d) for d in expected]
+            return all(d is not None and d.status == "delivered" for d in found)
+
+        final = Service(["worker"], env, tmp_path / "worker-final.log").start()
+        try:
+            wait_for(delivered, 120, 0.1, "every delivery delivered")
+        finally:
+            final.stop()
+        received = Counter(r.delivery for r in receiver.got)
+        print(
+            f"webhooks: kill -9 of a worker with {waiting} of {len(expected)} deliveries waiting for their retry; "
+            f"after a new worker: {sum(received.values())} requests, {len(receiver.applied)} effects applied"
+        )
+        assert set(received) == expected and sorted(receiver.applied) == sorted(expected)
+        assert all(received[d] >= 2 for d in expected) and receiver.bad_signatures == 0
         assert platform.webhooks.open_deliveries() == []
     finally:
         receiver.stop()
