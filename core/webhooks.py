@@ -442,6 +442,16 @@ class Webhooks:
         if not self._delete(keys=keys, args=[webhook_id, f"{self.base}:d:"]):
             raise CommandError("not_found", f"You have no webhook '{webhook_id}'.")
 
+    def delete_all(self, player_id: str) -> int:
+        """Remove every webhook of the player (its key revoked: it is told nothing more)."""
+        hooks = [member.decode() for member in self.redis.smembers(self._player_key(player_id))]
+        for webhook_id in hooks:
+            try:
+                self.delete(player_id, webhook_id)
+            except CommandError:  # removed meanwhile
+                pass
+        return len(hooks)
+
     # deliveries
     def notify(self, noted: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
         """Create the deliveries of notices just noted (player, notice) to the webhooks of

@@ -59,8 +59,10 @@ def rotate() -> Response:
 @bp.delete("/v1/players/me/key")
 def revoke() -> Response:
     """The key stops working and no other is issued: the player can act no more (its name
-    and games stay)."""
-    platform().players.revoke(_me()["id"])
+    and games stay), and its webhooks go."""
+    player = _me()
+    platform().players.revoke(player["id"])
+    platform().webhooks.delete_all(player["id"])
     return Response(status=204)
 
 

@@ -182,7 +182,8 @@ def test_the_webhook_routes_need_the_player_s_key(
     }[route]()
     assert answer.status_code == 401 and answer.get_json()["code"] == "unauthorized"
     assert sorted(webhook_keys(platform)) == before
-    assert platform.webhooks.of_player(player["id"])[0]["id"] == mine["id"]
+    kept = [h["id"] for h in platform.webhooks.of_player(player["id"])]
+    assert kept == ([] if who == "revoked key" else [mine["id"]])  # a revoked player's webhooks went with its key
 
 
 BAD_URLS = [
@@ -665,3 +666,17 @@ def test_https_is_sent_only_to_a_certificate_the_sender_trusts(tmp_path: Path, m
         assert [r.delivery for r in receiver.got] == [started] and receiver.bad_signatures == 0
     finally:
         receiver.stop()
+
+
+def test_a_revoked_player_s_webhooks_go_and_send_nothing_more(
+    client: FlaskClient, platform: Platform, receiver: Receiver
+) -> None:
+    _, ann = register(client, "ann")
+    _, bob = register(client, "bob")
+    hook(client, ann, receiver, "/ann")
+    hook(client, ann, receiver, "/ann2")
+    game_of(client, ann, bob)
+    drain(platform)  # deliveries started, not sent yet
+    assert client.delete("/v1/players/me/key", headers=ann).status_code == 204
+    work(platform)
+    assert receiver.got == [] and webhook_keys(platform) == []
