@@ -15,7 +15,15 @@ from core.config import Config
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tablestream", description="An event-sourced card game service.")
+    parser = argparse.ArgumentParser(
+        prog="tablestream",
+        description=(
+            "An event-sourced card game service. Every command but serve and verify acts on the Redis "
+            "of REDIS_URL or, without it, on the embedded one a `tablestream serve` runs in ./.tablestream "
+            "(TABLESTREAM_DATA_DIR)."
+        ),
+    )
+    parser.add_argument("--debug", action="store_true", help="on an error, show its traceback")
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the API (and, on the embedded Redis, a worker and projector)")
@@ -35,11 +43,77 @@ def main(argv: list[str] | None = None) -> int:
     from service import tooling_cli
 
     COMMANDS.update(tooling_cli.register(commands))
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args([a for a in given if a != "--debug"])  # --debug goes anywhere
+    args.debug = "--debug" in given
     handler = COMMANDS.get(args.command)
     if handler is None:
         parser.error(f"unknown command {args.command}")
-    return handler(args)
+    try:
+        if args.command not in OWN_REDIS:
+            use_embedded_redis()
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # one line with a code, not a traceback (unless --debug)
+        if args.debug:
+            raise
+        code, detail = explain(error)
+        print(f"tablestream {args.command}: error ({code}): {detail}", file=sys.stderr)
+        if code == "internal_error":
+            print("  (run again with --debug for the traceback)", file=sys.stderr)
+        return 1
+
+
+def shown_url(url: str) -> str:
+    """A Redis URL as printed: its password, if any, masked."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+# Commands that start their own Redis or need none.
+OWN_REDIS = frozenset({"serve", "verify"})
+
+
+def use_embedded_redis() -> None:
+    """Without ``REDIS_URL``, the embedded Redis of ``tablestream serve`` in this data
+    directory (``./.tablestream`` or ``TABLESTREAM_DATA_DIR``), for this process and the
+    ones it starts; ``NoRedis`` saying what to do when there is none."""
+    from service.embedded import locate
+
+    if os.environ.get("REDIS_URL"):
+        return
+    os.environ["REDIS_URL"] = locate(Config.from_env().data_dir)
+
+
+def explain(error: BaseException) -> tuple[str, str]:
+    """A command's error as a stable code and one sentence."""
+    import redis
+
+    from core.errors import CommandError
+    from service.embedded import NoRedis
+
+    if isinstance(error, CommandError):
+        return error.code, error.detail
+    if isinstance(error, NoRedis):
+        return "unavailable", str(error)
+    if isinstance(error, redis.ConnectionError | redis.TimeoutError):
+        return "unavailable", f"cannot reach Redis at {os.environ.get('REDIS_URL', '?')}: {error}"
+    if isinstance(error, redis.RedisError):
+        return "unavailable", f"Redis refused: {error}"
+    if isinstance(error, FileNotFoundError):
+        return "not_found", f"no such file: {error.filename}"
+    if isinstance(error, IsADirectoryError | PermissionError):
+        return "bad_request", f"cannot read {error.filename}: {error.strerror}"
+    if isinstance(error, UnicodeDecodeError | ValueError):
+        return "bad_request", f"unreadable input: {error}"
+    return "internal_error", f"{type(error).__name__}: {error}"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -152,6 +226,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
     if deliveries:
         print(f"tablestream worker: re-enqueued {deliveries} open webhook deliveries", flush=True)
     kind = Worker if args.fork else SimpleWorker
+    bots, work = queue_names(p)
+    print(
+        f"tablestream worker: Redis {shown_url(p.config.queue_url or '')}, prefix {p.config.prefix}; "
+        f"serving {bots} (bot turns, turn timers, clock flags, open seats' expiry) and "
+        f"{work} (replays, audits, rebuilds, webhook deliveries){' until they are empty' if args.burst else ''}",
+        flush=True,
+    )
     worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
     worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)
     return 0
@@ -163,22 +244,28 @@ def cmd_projector(_: argparse.Namespace) -> int:
 
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    p = platform()
+    projector = Projector(p)
+    print(
+        f"tablestream projector: Redis {shown_url(p.config.redis_url or '')}, prefix {p.config.prefix}; "
+        f"applying the feed ({p.config.feed_partitions} partition(s)) to the read models as {projector.consumer} "
+        "(lobby, lists, stats, players' games and inboxes, ratings)",
+        flush=True,
+    )
     try:
-        Projector(platform()).run(should_stop=lambda: bool(stopping))
+        projector.run(should_stop=lambda: bool(stopping))
     except KeyboardInterrupt:
         pass
     return 0
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
+    from service.progress import progress
     from workers.projector import Projector
     from workers.runtime import platform
 
-    def progress(done: int, total: int) -> None:
-        if done == total or done % 100 == 0:
-            print(f"rebuilt {done}/{total} games", file=sys.stderr, flush=True)
-
-    count = Projector(platform()).rebuild(progress)
+    with progress("rebuild", "games") as report:
+        count = Projector(platform()).rebuild(report)
     print(f"read models rebuilt from {count} games")
     return 0
 

@@ -24,6 +24,33 @@ def die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
+URL_FILE = "redis.url"
+
+
+class NoRedis(Exception):
+    """No Redis to connect to: ``REDIS_URL`` is unset and no embedded one runs."""
+
+
+def locate(data_dir: str | os.PathLike[str]) -> str:
+    """The URL of the embedded Redis that ``tablestream serve`` runs for ``data_dir``;
+    ``NoRedis`` (saying what to do) when none answers there."""
+    where = Path(data_dir).resolve()
+    try:
+        url = (where / URL_FILE).read_text().strip()
+    except OSError:
+        url = ""
+    if url:
+        try:
+            if redis.Redis.from_url(url, socket_connect_timeout=2).ping():
+                return url
+        except redis.RedisError:
+            pass
+    raise NoRedis(
+        f"no Redis to connect to: REDIS_URL is not set and no `tablestream serve` runs with its data in {where}. "
+        "Start `tablestream serve` in this directory (or point TABLESTREAM_DATA_DIR at its data), or set REDIS_URL."
+    )
+
+
 class EmbeddedRedis:
     def __init__(self, data_dir: str | os.PathLike[str]) -> None:
         self.data_dir = Path(data_dir).resolve()
@@ -73,6 +100,8 @@ class EmbeddedRedis:
                 raise RuntimeError(f"redis-server exited at start; see {self.data_dir / 'redis.log'}")
             try:
                 if redis.Redis(unix_socket_path=str(self.socket)).ping():
+                    # Where the other commands of this data directory find it (``locate``).
+                    (self.data_dir / URL_FILE).write_text(self.url + "\n")
                     return self.url
             except (redis.ConnectionError, redis.BusyLoadingError):
                 time.sleep(0.05)
@@ -81,6 +110,7 @@ class EmbeddedRedis:
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return
+        (self.data_dir / URL_FILE).unlink(missing_ok=True)
         try:
             redis.Redis(unix_socket_path=str(self.socket)).shutdown(nosave=True)
         except redis.RedisError:

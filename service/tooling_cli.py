@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from core.errors import CommandError
+from service.progress import progress
 
 BOLD, DIM, CYAN, GREEN, RED, RESET = "\033[1m", "\033[2m", "\033[36m", "\033[32m", "\033[31m", "\033[0m"
 
@@ -118,14 +119,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from core.tooling import audit_game
 
-    def progress(done: int, total: int) -> None:
-        print(f"\raudited {done}/{total} events", end="", file=sys.stderr, flush=True)
-
-    try:
-        report = audit_game(_platform(), args.game_id, progress)
-    except CommandError as error:
-        return _fail(error)
-    print(file=sys.stderr)
+    with progress("audit", "events") as report_progress:
+        try:
+            report = audit_game(_platform(), args.game_id, report_progress)
+        except CommandError as error:
+            return _fail(error)
     for name, result in report.checks.items():
         print(f"{name:<10} {result}")
     if report.ok:
@@ -151,10 +149,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
     with stream:
+        lines = stream.readlines()
+    with progress("import", "lines read") as report_progress:
+        report_progress(0, len(lines))
         try:
-            game_id, report = import_lines(_platform(), stream)
+            game_id, report = import_lines(_platform(), lines)
         except CommandError as error:
             return _fail(error)
+        report_progress(len(lines), len(lines))
     print(f"imported {report.versions} events as game {game_id}")
     return 0
 
