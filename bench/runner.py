@@ -1,4 +1,4 @@
-"""One benchmark report (issue 11): ``python -m bench [--quick]``.
+"""Every benchmark in one report: ``python -m bench [--quick]`` (or ``tablestream bench``).
 
 Runs every row on this machine, prints one table of figures and ratios (each against a
 baseline measured in the same run) and writes it, with the machine's facts, to

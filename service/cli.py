@@ -39,6 +39,13 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("projector", help="run the read-model projector")
     projections = commands.add_parser("projections", help="read-model maintenance")
     projections.add_argument("action", choices=["rebuild"])
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmarks (python -m bench; from a checkout)",
+        description="Runs `python -m bench` from the checkout holding this directory; "
+        "arguments after -- go to it (e.g. tablestream bench -- --quick).",
+    )
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for python -m bench (--quick, --only ...)")
 
     from service import tooling_cli
 
@@ -78,7 +85,7 @@ def shown_url(url: str) -> str:
 
 
 # Commands that start their own Redis or need none.
-OWN_REDIS = frozenset({"serve", "verify"})
+OWN_REDIS = frozenset({"serve", "verify", "bench"})
 
 
 def use_embedded_redis() -> None:
@@ -270,7 +277,25 @@ def cmd_projections(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """The benchmarks live in the checkout (they start servers and write bench/report.md
+    there), not in the installed package: found from this directory upwards."""
+    from pathlib import Path
+
+    from core.errors import CommandError
+
+    here = Path.cwd().resolve()
+    root = next((d for d in (here, *here.parents) if (d / "bench" / "runner.py").is_file()), None)
+    if root is None:
+        raise CommandError(
+            "not_found", "the benchmarks run from a checkout of tablestream: cd into one (bench/ is not installed)."
+        )
+    rest = [a for a in args.rest if a != "--"]
+    return subprocess.call([sys.executable, "-m", "bench", *rest], cwd=root)
+
+
 COMMANDS = {
+    "bench": cmd_bench,
     "serve": cmd_serve,
     "worker": cmd_worker,
     "projector": cmd_projector,

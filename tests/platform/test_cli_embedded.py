@@ -98,3 +98,10 @@ def test_every_subcommand_finds_the_embedded_redis_of_tablestream_serve(tmp_path
         stop(server)
     # Stopped: the commands say so again rather than reaching a dead socket.
     one_line_error(run(home, "audit", "g"), "unavailable")
+
+
+def test_bench_runs_from_a_checkout_and_says_so_elsewhere(tmp_path: Path) -> None:
+    checkout = Path(__file__).resolve().parents[2]
+    helped = run(checkout / "bench", "bench", "--", "--help")
+    assert helped.returncode == 0 and "--quick" in helped.stdout and "issue" not in helped.stdout, helped.stderr
+    one_line_error(run(tmp_path, "bench", "--", "--quick"), "not_found")
