@@ -54,7 +54,7 @@ def create_game() -> Response:
     data = body(schemas.one(schemas.CreateGameIn))
     created = platform().handler.create_game(
         data["kind"],
-        with_me(data["players"]),
+        with_me(data["players"]) or [],
         data["options"],
         seed=data["seed"],
         command_id=request.headers.get("Idempotency-Key"),
