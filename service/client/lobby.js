@@ -1,6 +1,6 @@
 // The lobby: the kinds and their rules summaries, a form to create a game of any
-// kind (my own, human, open, reserved, invite and bot seats, options, unlisted,
-// rated), the player, open games to join, an invite to open, your games; and the
+// kind (my own, human, open, reserved, invite and bot seats, options, a time control,
+// what becomes of a seat that leaves, unlisted, rated), the player, open games to join, an invite to open, your games; and the
 // page an invite link opens.
 
 import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
@@ -94,6 +94,59 @@ function readOptions(form) {
   return options;
 }
 
+// The time control: none, a limit per turn (the turn timer moves for a seat that lets it
+// run out, and a seat it moves for too often in a row has abandoned the game), or a clock
+// per seat (initial minutes, and seconds added after each move). And, for a game of more
+// than two, what becomes of a seat that leaves: out, or a bot that plays on to win.
+function timeControl() {
+  const how = el("select", { id: "time-control", "data-testid": "time-control" },
+    [["none", "None"], ["turn", "A limit per turn"], ["clock", "A clock per seat"]].map(([v, t]) => el("option", { value: v }, t)));
+  const turnSeconds = el("input", { type: "number", id: "turn-seconds", min: 1, max: 86400, step: 1, value: 60 });
+  const abandonAfter = el("input", { type: "number", id: "abandon-after", min: 1, max: 100, step: 1, value: 3 });
+  const minutes = el("input", { type: "number", id: "clock-minutes", min: 0.05, max: 10080, step: "any", value: 5 });
+  const increment = el("input", { type: "number", id: "clock-increment", min: 0, max: 3600, step: 1, value: 3 });
+  const onLeave = el("select", { id: "on-leave" },
+    el("option", { value: "out" }, "Out: a bot makes its moves, the seat cannot win"),
+    el("option", { value: "bot" }, "A bot takes the seat over and plays to win"));
+  const turnBox = el("div", {}, el("div", { class: "opt" }, el("label", { for: "turn-seconds" }, "Seconds per turn"), turnSeconds),
+    el("div", { class: "opt" }, el("label", { for: "abandon-after" }, "Abandoned after this many timer moves in a row"), abandonAfter));
+  const clockBox = el("div", {}, el("div", { class: "opt" }, el("label", { for: "clock-minutes" }, "Minutes per seat"), minutes),
+    el("div", { class: "opt" }, el("label", { for: "clock-increment" }, "Seconds added per move"), increment),
+    el("small", { class: "help" }, "A seat whose clock runs out loses (in a game of more than two, it leaves the game)."));
+  const leaveBox = el("div", { class: "opt" }, el("label", { for: "on-leave" }, "A seat that resigns, runs out of time or abandons"), onLeave);
+  const node = el("fieldset", { class: "time-opts" }, el("legend", {}, "Time control"), el("div", { class: "opt" }, el("label", { for: "time-control" }, "Limit"), how), turnBox, clockBox, leaveBox);
+  let players = 2;
+  const sync = () => {
+    turnBox.hidden = how.value !== "turn";
+    clockBox.hidden = how.value !== "clock";
+    leaveBox.hidden = players <= 2;
+  };
+  how.addEventListener("change", sync);
+  sync();
+  const whole = (input, what, low, high) => {
+    const n = Number(input.value);
+    if (!Number.isInteger(n) || n < low || n > high) throw new Error(`${what} must be a whole number from ${low} to ${high}.`);
+    return n;
+  };
+  return {
+    node,
+    players(n) { players = n; sync(); },
+    read() {
+      const out = {};
+      if (how.value === "turn") {
+        out.turn_seconds = whole(turnSeconds, "Seconds per turn", 1, 86400);
+        out.abandon_after = whole(abandonAfter, "Timer moves in a row", 1, 100);
+      } else if (how.value === "clock") {
+        const initial = Math.round(Number(minutes.value) * 60);
+        if (!Number.isFinite(initial) || initial < 1) throw new Error("A clock needs a positive number of minutes.");
+        out.clock = { initial, increment: whole(increment, "Seconds added per move", 0, 3600) };
+      }
+      if (players > 2) out.on_leave = onLeave.value;
+      return out;
+    },
+  };
+}
+
 function createForm(kinds, onCreated) {
   const player = currentPlayer();
   const kindSelect = el("select", { id: "kind", name: "kind", "data-testid": "kind" }, kinds.map((k) => el("option", { value: k.key }, k.title === k.key ? k.key : `${k.title} (${k.key})`)));
@@ -108,11 +161,12 @@ function createForm(kinds, onCreated) {
       el("small", { class: "help" }, "Kept out of the lobby, the lists and profiles; anyone with its link still reaches it.")),
     el("div", { class: "opt opt-check" }, rated, el("label", { for: "rated" }, "Rated"),
       el("small", { class: "help" }, player ? "The result moves the players' ratings: every seat is a player's (me, or open, reserved or by invite), no bots." : "Sign in to play rated games.")));
+  const time = timeControl();
   const form = el("form", { class: "panel create", "aria-label": "create a game" },
     el("h3", {}, "New game"),
     el("div", { class: "opt" }, el("label", { for: "kind" }, "Game"), kindSelect), summary,
     el("div", { class: "opt" }, el("label", { for: "players" }, "Players"), count),
-    seatsBox, optsBox, table,
+    seatsBox, optsBox, time.node, table,
     el("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create game"));
 
   const current = () => kinds.find((k) => k.key === kindSelect.value);
@@ -123,6 +177,7 @@ function createForm(kinds, onCreated) {
     const before = [...seatsBox.querySelectorAll("[data-seat-type]")].map((s) => s.value);
     clear(seatsBox);
     for (let i = 0; i < n; i += 1) seatsBox.appendChild(seatRow(i, before[i] || (i === 0 ? (player ? "me" : "human") : "bot")));
+    time.players(n);
   }
   function layoutKind() {
     const k = current();
@@ -142,7 +197,7 @@ function createForm(kinds, onCreated) {
       const players = [...seatsBox.querySelectorAll(".seat-row")].map(seatOf);
       const first = players.find((p) => p.name && !p.bot && !p.open);
       if (first) localStorage.setItem("tablestream:name", first.name);
-      const body = { kind: kindSelect.value, players, options: readOptions(form) };
+      const body = { kind: kindSelect.value, players, options: readOptions(form), ...time.read() };
       if (unlisted.checked) body.unlisted = true;
       if (rated.checked) body.rated = true;
       const me = currentPlayer();

@@ -16,8 +16,9 @@ let streamKey = null;
 let state = { cursor: null, items: [] };
 let titles = {};
 let liveState = "off";
-const bell = el("button", { type: "button", class: "bell", id: "bell", "aria-expanded": "false", "aria-controls": "notices", "data-testid": "bell" });
-const panel = el("div", { class: "notices-pop panel", id: "notices", hidden: true, role: "region", "aria-label": "notifications" });
+// Made by startNotices, so that the module loads without a page (node imports replay.js).
+let bell = null;
+let panel = null;
 
 function load(player) {
   try {
@@ -158,6 +159,8 @@ function restart() {
 
 // The bell and its panel, placed in the header once; the stream follows the player.
 export function startNotices(host) {
+  bell = el("button", { type: "button", class: "bell", id: "bell", "aria-expanded": "false", "aria-controls": "notices", "data-testid": "bell" });
+  panel = el("div", { class: "notices-pop panel", id: "notices", hidden: true, role: "region", "aria-label": "notifications" });
   host.append(bell, panel);
   bell.addEventListener("click", () => {
     panel.hidden = !panel.hidden;

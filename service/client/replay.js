@@ -1,5 +1,5 @@
 // Replay of a game: a version slider and step buttons over every seat's view
-// (once the game is over), the revealed seed checked against its commitment, the
+// (once the game is over), how it ended and its events in words, the revealed seed checked against its commitment, the
 // whole record verified in the browser (docs/verification.md), an audit run as a
 // job, and a fork at the slider's version.
 
@@ -10,7 +10,10 @@ import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.j
 import { verifyRecord } from "./verify.js";
 
 // The events that begin a command: projections/table.py COMMAND_STARTS.
-export const COMMAND_STARTS = new Set(["ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound"]);
+export const COMMAND_STARTS = new Set([
+  "ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound",
+  "Resigned", "Aborted", "FlagFell", "Abandoned",
+]);
 
 async function sha256Hex(text) {
   if (!globalThis.crypto?.subtle) return null;
@@ -59,7 +62,7 @@ export async function showReplay(root, gameId, params) {
     controls,
     el("div", { class: "table-grid" },
       el("div", { class: "main-col" }, views),
-      el("div", { class: "side-col" }, outcomePanel(game), seedBox, verifyBox, auditBox, forkBox,
+      el("div", { class: "side-col" }, outcomePanel(game, events), seedBox, verifyBox, auditBox, forkBox,
         el("section", { class: "panel log-panel" }, el("h3", {}, "Events to here"), evBox)))));
 
   slider.addEventListener("input", () => go(Number(slider.value)));

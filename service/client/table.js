@@ -1,7 +1,8 @@
 // The table: one seat's view of a game, its legal actions as buttons, the live
-// event log over SSE (its hash chain checked as it arrives), undo requests, table chat,
-// invites to share while seats are open, the outcome when the game is over and a
-// rematch. A signed-in player acts with its key for the seat it holds.
+// event log over SSE (its hash chain checked as it arrives), each seat's clock ticking,
+// undo requests, resign and abort, table chat, invites to share while seats are open,
+// the outcome and how the game ended, and a rematch. A signed-in player acts with its
+// key for the seat it holds.
 
 import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, newKey, seatsHeld, streamEvents, takeSeat } from "./api.js";
 import { chatPanel } from "./chat.js";
@@ -12,6 +13,7 @@ import { kindModule } from "./kinds/index.js";
 import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
 import { toast } from "./dom.js";
 import { LiveChain } from "./verify.js";
+import { LEFT_WORDS, clockReader, describeEnding, formatClock, isLow, lifecycleEventText, seatsThatMoved, timeControlText } from "./endings.js";
 
 export function seatName(seats, i) {
   const s = seats?.[i];
@@ -44,7 +46,7 @@ export function makeCtx(game, view, actions = []) {
 export function eventLine(event, game, kind) {
   const ctx = makeCtx(game, {});
   const who = event.seat !== null && event.seat !== undefined ? seatName(game.seats, event.seat) : "table";
-  let text = kind.describe ? kind.describe(event, ctx) : null;
+  let text = lifecycleEventText(event, ctx.name, game) ?? (kind.describe ? kind.describe(event, ctx) : null);
   if (text === null || text === undefined) {
     if (event.type === "ActionTaken" && event.data?.action) text = (kind.label && kind.label(event.data.action, ctx)) || genericLabel(event.data.action, ctx);
     else text = genericEventText(event, ctx);
@@ -53,7 +55,8 @@ export function eventLine(event, game, kind) {
     el("span", { class: "ev-version" }, `#${event.version}`), " ",
     el("span", { class: "ev-who" }, who), " ",
     el("span", { class: "ev-type" }, humanize(event.type)),
-    text ? el("span", { class: "ev-text" }, ` — ${text}`) : null);
+    text ? el("span", { class: "ev-text" }, ` — ${text}`) : null,
+    event.actor === "timeout" ? el("small", { class: "timer-mark" }, " (by the turn timer)") : null);
 }
 
 export async function allEvents(gameId, token, until = Infinity) {
@@ -68,16 +71,29 @@ export async function allEvents(gameId, token, until = Infinity) {
   return out;
 }
 
-export function outcomePanel(game) {
+// The outcome: how the game ended in words (by its rules, a resignation, an abort, the
+// clock, abandonment), the seats that left, the moves the turn timer made, and whether
+// the result counts. `events`, when known, name the seat whose leaving ended it.
+export function outcomePanel(game, events = []) {
   const o = game.outcome;
   if (!o) return null;
+  const name = (i) => seatName(game.seats, i);
   const winners = new Set(o.winners || []);
-  return el("section", { class: "panel outcome", "aria-label": "outcome" },
-    el("h3", {}, winners.size ? `Winner: ${[...winners].map((w) => seatName(game.seats, w)).join(" and ")}` : "Game over"),
-    el("p", {}, o.reason),
-    el("table", { class: "scores" },
-      el("tr", {}, el("th", {}, "seat"), el("th", {}, "score")),
-      (o.scores || []).map((s, i) => el("tr", { class: winners.has(i) ? "winner" : null }, el("td", {}, seatName(game.seats, i), winners.has(i) ? " ★" : ""), el("td", {}, s)))),
+  const { ending, headline, detail } = describeEnding(game, name, events);
+  const timeouts = o.timeouts || game.timeouts || [];
+  const anyTimer = timeouts.some((n) => n > 0);
+  const left = new Set(o.left || []);
+  const scored = (o.scores || []).length > 0;
+  const rows = game.seats.map((s, i) => el("tr", { class: [winners.has(i) && "winner", left.has(i) && "left"], "data-seat": i },
+    el("td", {}, name(i), winners.has(i) ? " ★" : "", s.left ? el("small", { class: "left-mark" }, ` (${LEFT_WORDS[s.left] || s.left})`) : null),
+    scored ? el("td", {}, o.scores[i] ?? "—") : null,
+    anyTimer ? el("td", {}, timeouts[i] ?? 0) : null));
+  return el("section", { class: "panel outcome", "aria-label": "outcome", "data-ending": ending },
+    el("h3", { "data-testid": "ending" }, headline),
+    detail ? el("p", { "data-testid": "ending-detail" }, detail) : null,
+    o.counts === false && ending !== "abort" ? el("p", { class: "muted small", "data-testid": "uncounted" }, "This result does not count for stats or ratings: no winner made a move of its own.") : null,
+    ending === "abort" ? null : el("table", { class: "scores" },
+      el("tr", {}, el("th", {}, "seat"), scored ? el("th", {}, "score") : null, anyTimer ? el("th", {}, "timer moves") : null), rows),
     game.seed ? el("p", { class: "seed" }, "Seed revealed: ", el("code", {}, game.seed)) : null);
 }
 
@@ -113,6 +129,10 @@ export async function showTable(root, gameId, params) {
   let rematchTimer = null;
   let chatTimer = null;
   let drawnStatus = null;
+  let readClock = null; // the seats' time left now, from the last answer (endings.js)
+  let flagAsked = null; // the version at which a clock reached zero here and the table was asked again
+  let confirming = null; // "resign" or "abort": the step that asks "are you sure?"
+  let endingSent = false; // a resign or abort is on its way
   const composerPicks = new Map();
   const chat = chatPanel(gameId, () => ({
     seat,
@@ -145,6 +165,7 @@ export async function showTable(root, gameId, params) {
       if (ticket < applied || (game && got.seat === game.seat && got.version < game.version)) return;
       applied = ticket;
       game = got;
+      readClock = game.clock ? clockReader(game.clock) : null;
       error = null;
       rematchGame = game.rematch ? await api(`/v1/games/${encodeURIComponent(game.rematch)}`).catch(() => rematchGame) : null;
     } catch (e) {
@@ -197,20 +218,51 @@ export async function showTable(root, gameId, params) {
         el("span", { class: ["pill", `live-${liveState}`], title: "event stream" }, liveState === "live" ? "● live" : liveState),
         game.fair_deal ? null : el("span", { class: "pill warn" }, "fixed deal"),
         game.rated ? el("span", { class: "pill" }, "rated") : null,
+        timeControlText(game) ? el("span", { class: "pill", "data-testid": "time-control" }, timeControlText(game)) : null,
         game.unlisted ? el("span", { class: "pill" }, "unlisted") : null,
         game.rematch_of ? el("a", { href: `#/game/${encodeURIComponent(game.rematch_of)}`, "data-testid": "rematch-of" }, "rematch of the last game") : null,
         game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
-        class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner"],
-      }, s.player && s.name ? el("a", { href: `#/players/${encodeURIComponent(s.name)}`, class: "chip-name", title: `${s.name}'s profile and ratings` }, s.name) : seatName(game.seats, s.seat), s.bot ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
-      (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null))),
+        class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner", s.left && "left"],
+        "data-seat": s.seat,
+      }, s.player && s.name ? el("a", { href: `#/players/${encodeURIComponent(s.name)}`, class: "chip-name", title: `${s.name}'s profile and ratings` }, s.name) : seatName(game.seats, s.seat), s.bot && !s.left ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
+      (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null,
+      s.left ? el("small", { class: "left-mark", "data-testid": `left-${s.seat}` }, ` ${LEFT_WORDS[s.left] || s.left}`) : null,
+      s.left && game.status === "active" ? el("small", { class: "muted" }, ` (a ${s.bot || "greedy"} bot moves for it)`) : null,
+      game.timeouts?.[s.seat] ? el("small", { class: "timer-mark", title: "moves the turn timer made for this seat" }, ` ⏱ ${game.timeouts[s.seat]} by the timer`) : null,
+      game.clock ? el("span", { class: "clock", "data-testid": `clock-${s.seat}`, "data-seat": s.seat, role: "timer", "aria-label": `${seatName(game.seats, s.seat)}'s clock` }) : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
         el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
           heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
           el("option", { value: "", selected: seat === null }, "spectator"))) : null,
       el("p", { class: "whose-turn", role: "status" }, turnText(you))];
     header.append(...parts.filter(Boolean));
+    tickClocks();
   }
+
+  // Each seat's clock, drawn again a few times a second between answers: a running clock
+  // counts down from the last answer; one that reaches zero asks for the table again
+  // once (the flag falls on the server, whose event then arrives).
+  function tickClocks() {
+    if (!game || !readClock) return;
+    const running = new Set(game.status === "active" ? game.clock.running || [] : []);
+    let zero = false;
+    for (const node of header.querySelectorAll(".clock[data-seat]")) {
+      const s = Number(node.dataset.seat);
+      const left = readClock(s);
+      const text = formatClock(left);
+      if (node.textContent !== text) node.textContent = text;
+      node.classList.toggle("running", running.has(s));
+      node.classList.toggle("low", game.status === "active" && isLow(left, game.clock) && !game.seats[s]?.left);
+      node.classList.toggle("flagged", left <= 0 || game.seats[s]?.left === "time");
+      if (running.has(s) && left <= 0) zero = true;
+    }
+    if (zero && flagAsked !== game.version) {
+      flagAsked = game.version;
+      setTimeout(scheduleRefresh, 1500);
+    }
+  }
+  const clockTimer = setInterval(tickClocks, 100);
 
   function turnText(you) {
     if (game.status === "open" && game.rematch_of) return "A rematch: waiting for every player to accept it.";
@@ -420,9 +472,61 @@ export async function showTable(root, gameId, params) {
         s.reserved_for ? `Take seat ${s.seat + 1} (kept for you)` : `Take seat ${s.seat + 1}`))));
   }
 
+  // Resign and abort for the seat held here, each with a step that asks first. An abort
+  // is allowed while a seat is open or until every seat has made a move of its own (the
+  // log says which have); after that the panel says why not.
+  function endPanel() {
+    if (seat === null || !["open", "active"].includes(game.status) || (game.rematch_of && game.status === "open")) return null;
+    const me = game.seats[seat];
+    const box = el("section", { class: "panel end-game", "aria-label": "resign or abort", "data-testid": "end-game" }, el("h3", {}, "Resign or abort"));
+    if (me?.left) {
+      box.appendChild(el("p", { class: "muted", "data-testid": "you-left" }, `You left this game (${LEFT_WORDS[me.left] || me.left}); a bot makes this seat's moves.`));
+      return box;
+    }
+    const moved = seatsThatMoved(events);
+    const abortable = game.status === "open" || game.seats.some((s) => !moved.has(s.seat));
+    const others = game.seats.filter((s) => s.seat !== seat && !s.left).map((s) => seatName(game.seats, s.seat));
+    const cancel = el("button", { type: "button", class: "secondary", "data-testid": "end-cancel", onclick: () => { confirming = null; renderSide(); } }, "Cancel");
+    if (confirming === "resign") {
+      box.append(el("p", { "data-testid": "resign-question" }, others.length === 1 ? `Resign? ${others[0]} wins the game.` : "Resign? You leave the game; the others play on."),
+        el("div", { class: "row" }, el("button", { type: "button", class: "danger", "data-testid": "resign-confirm", disabled: endingSent, onclick: () => endGame("resign") }, "Yes, resign"), cancel));
+      return box;
+    }
+    if (confirming === "abort") {
+      box.append(el("p", { "data-testid": "abort-question" }, "Abort? The game ends with no result and no rating change."),
+        el("div", { class: "row" }, el("button", { type: "button", class: "danger", "data-testid": "abort-confirm", disabled: endingSent, onclick: () => endGame("abort") }, "Yes, abort"), cancel));
+      return box;
+    }
+    const ask = (what) => () => { confirming = what; renderSide(); sideBox.querySelector(`[data-testid=${what}-confirm]`)?.focus(); };
+    box.append(el("div", { class: "row" },
+      game.status === "active" ? el("button", { type: "button", class: "secondary", "data-testid": "resign", onclick: ask("resign") }, "Resign") : null,
+      el("button", { type: "button", class: "secondary", "data-testid": "abort", disabled: !abortable, "aria-describedby": abortable ? null : "abort-why", onclick: ask("abort") }, "Abort")));
+    box.appendChild(el("p", { class: "muted small", id: "abort-why", "data-testid": "abort-note" }, abortable
+      ? (game.status === "open" ? "A seat is still open: the game may be aborted, with no result." : "Until every seat has made a move, the game may be aborted, with no result.")
+      : "Every seat has moved: the game can no longer be aborted; you may resign."));
+    return box;
+  }
+
+  async function endGame(what) {
+    if (endingSent) return;
+    endingSent = true;
+    renderSide();
+    try {
+      await api(`/v1/games/${encodeURIComponent(gameId)}/${what}`, { method: "POST", token: token() });
+    } catch (e) {
+      toast(e.message, "error");
+    } finally {
+      endingSent = false;
+      confirming = null;
+      await load();
+    }
+  }
+
   function renderSide() {
     clear(sideBox);
-    if (game.status === "finished") sideBox.appendChild(outcomePanel(game));
+    if (game.status === "finished") sideBox.appendChild(outcomePanel(game, events));
+    const endGame = endPanel();
+    if (endGame) sideBox.appendChild(endGame);
     const invites = invitePanel();
     if (invites) sideBox.appendChild(invites);
     const joinable = joinPanel();
@@ -608,6 +712,7 @@ export async function showTable(root, gameId, params) {
     clearTimeout(refreshTimer);
     clearTimeout(rematchTimer);
     clearInterval(chatTimer);
+    clearInterval(clockTimer);
     chat.stop();
     window.removeEventListener("tablestream:notice", onNotice);
   };
