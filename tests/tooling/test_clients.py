@@ -1,0 +1,172 @@
+"""The README's two smallest clients (``docs/clients/client.py`` and ``client.mjs``), run
+as a newcomer runs them against ``tablestream serve`` on its embedded Redis: each plays
+games to the end, every kind by both, acting with a version and an Idempotency-Key per
+action, and both still finish under a tiny per-token limit by waiting out Retry-After."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENTS = ROOT / "docs" / "clients"
+# Short options per kind (GET /v1/kinds), so that a game against random bots takes seconds.
+KINDS = {
+    "dragoborne": {},
+    "dragon-fortress": {},
+    "fortress-royals": {"rounds": 1},
+    "fortress-siege": {},
+    "stomping-grounds": {"turn_limit": 3},
+}
+FINISHED = re.compile(r"^game (\S+) finished after (\d+) moves of ours: (.+)$", re.MULTILINE)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(data: Path, **settings: str) -> Iterator[str]:
+    """``tablestream serve`` on an embedded Redis in ``data``, with these settings."""
+    port = _free_port()
+    drop = ("REDIS_URL", "QUEUE_REDIS_URL", "TABLESTREAM_RATE_PER_TOKEN", "TABLESTREAM_RATE_PER_ADDRESS")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1", PORT=str(port), PYTHONUNBUFFERED="1", **settings)
+    log_path = data.parent / f"{data.name}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while not _healthy(base):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"tablestream serve did not come up: {log_path.read_text()[-2000:]}")
+                time.sleep(0.2)
+            yield base
+        finally:
+            process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait()
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return requests.get(f"{base}/healthz", timeout=1).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("clients") / "data") as base:
+        yield base
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        # CI installs node (.ci/run), so there a missing node is a failure, not a skip.
+        if os.environ.get("CI"):
+            pytest.fail("node is missing (apt-get install nodejs)")
+        pytest.skip("node is missing (apt-get install nodejs)")
+    return node
+
+
+def _start(client: str, base: str, kind: str) -> subprocess.Popen[str]:
+    if client == "python":
+        program = [sys.executable, str(CLIENTS / "client.py")]
+    else:
+        program = [_node(), str(CLIENTS / "client.mjs")]
+    arguments = ["--base", base, "--kind", kind, "--options", json.dumps(KINDS[kind])]
+    return subprocess.Popen(program + arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(process: subprocess.Popen[str], started: float) -> tuple[str, str, float]:
+    """The client's output and its seconds since ``started``, once it exited 0."""
+    try:
+        out, err = process.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        raise AssertionError(f"{process.args} did not finish in 300 s:\n{out}\n{err}") from None
+    assert process.returncode == 0, f"{process.args} exited {process.returncode}:\n{out}\n{err}"
+    return out, err, time.monotonic() - started
+
+
+def _log(base: str, game_id: str) -> list[dict]:
+    """The game's whole log as anyone reads it once the game is over, page by page."""
+    events: list[dict] = []
+    while True:
+        query = {"after": len(events), "limit": 1000}
+        page = requests.get(f"{base}/v1/games/{game_id}/events", params=query, timeout=10)
+        assert page.status_code == 200, page.text
+        events += page.json()["events"]
+        if page.json()["next_after"] >= page.json()["last_version"]:
+            return events
+
+
+def _check_played(base: str, out: str) -> None:
+    """The client printed a finished game's outcome, that is the server's, and every move
+    it counted is in the log as seat 0's own action, each sent with a key of its own."""
+    found = FINISHED.search(out)
+    assert found, f"no finished outcome printed:\n{out}"
+    game_id, moves, printed = found.group(1), int(found.group(2)), json.loads(found.group(3))
+    game = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+    assert game["status"] == "finished" and game["outcome"] == printed
+    assert printed["ending"] == "rules" and printed["winners"], printed
+    ours = [e for e in _log(base, game_id) if e["type"] == "ActionTaken" and e["seat"] == 0]
+    assert moves > 0 and len(ours) == moves, (moves, len(ours))
+    assert all(e["actor"] == "human" and e["command_id"].startswith("seat-0:") for e in ours)
+    assert len({e["command_id"] for e in ours}) == moves, "one Idempotency-Key per action"
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_both_clients_play_a_game_of_the_kind_to_the_end(server: str, kind: str) -> None:
+    started = time.monotonic()
+    clients = {client: _start(client, server, kind) for client in ("python", "javascript")}
+    for client, process in clients.items():
+        out, _, seconds = _finish(process, started)
+        print(f"{client} client, {kind}: {seconds:.1f} s")
+        _check_played(server, out)
+
+
+def test_both_clients_finish_under_a_tiny_per_token_limit_by_waiting_out_retry_after(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path / "data", TABLESTREAM_RATE_PER_TOKEN="3") as base:
+        started = time.monotonic()
+        clients = {client: _start(client, base, "fortress-royals") for client in ("python", "javascript")}
+        for client, process in clients.items():
+            out, err, seconds = _finish(process, started)
+            _check_played(base, out)
+            waits = err.count("429 rate_limited: waiting")
+            print(f"{client} client at 3 requests/s: {seconds:.1f} s, {waits} waits")
+            assert waits > 0, f"the {client} client was never refused, so nothing was tested:\n{err}"
+            # Each 429 was followed by a wait of its Retry-After (at least 1 s), one at a time.
+            assert waits <= seconds, f"{waits} refusals in {seconds:.1f} s: Retry-After was not waited out"
