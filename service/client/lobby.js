@@ -221,12 +221,16 @@ function createForm(kinds, onCreated) {
   return form;
 }
 
+// A finished game that did not end by its rules says so in the lists.
+const ENDING_PILLS = { resignation: "resigned", abort: "aborted", time: "on time", abandonment: "abandoned" };
+
 function gameItem(g, kinds, extra) {
   const title = kinds.find((k) => k.key === g.kind)?.title || g.kind;
   return el("li", { class: "game-item" },
     el("a", { href: `#/game/${g.id}` }, `${title}`), " ",
     el("span", { class: ["pill", `status-${g.status}`] }, g.status), " ",
     g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
+    ENDING_PILLS[g.outcome?.ending] ? [el("span", { class: "pill", "data-testid": "ending-pill" }, ENDING_PILLS[g.outcome.ending]), " "] : null,
     el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "open")).join(", ")), " ",
     extra);
 }
