@@ -17,8 +17,8 @@ class Problem extends Error {
 }
 
 // fetch that waits out a 429 for its Retry-After, and sends the same request again when it
-// got no answer or a 503. That is safe for a POST only because it carries an
-// Idempotency-Key: the server appends a command once however often it arrives.
+// got no answer, a 503 or a 409 request_in_progress. That is safe for a POST only because
+// it carries an Idempotency-Key: the server appends a command once however often it arrives.
 async function send(url, init) {
   for (let failures = 0; failures < 8; ) {
     let response = null;
@@ -33,9 +33,12 @@ async function send(url, init) {
       await sleep(wait);
       continue;
     }
-    if (response && response.status !== 503) {
-      if (!response.ok) throw new Problem(response.status, await response.json());
-      return response;
+    if (response?.ok) return response;
+    if (response) {
+      const problem = await response.json();
+      // 503, or our first try of this key still running: ask again in a moment.
+      const retry = response.status === 503 || problem.code === "request_in_progress";
+      if (!retry) throw new Problem(response.status, problem);
     }
     await sleep(0.25 * 2 ** failures); // back off: 0.25 s, 0.5 s, 1 s, ...
     failures += 1;

@@ -29,8 +29,9 @@ class Problem(Exception):
 
 def send(request: urllib.request.Request, timeout: float = 30):
     """urlopen that waits out a 429 for its Retry-After, and sends the same request again
-    when it got no answer or a 503. That is safe for a POST only because it carries an
-    Idempotency-Key: the server appends a command once however often it arrives."""
+    when it got no answer, a 503 or a 409 request_in_progress. That is safe for a POST only
+    because it carries an Idempotency-Key: the server appends a command once however often
+    it arrives."""
     failures = 0
     while failures < 8:
         try:
@@ -41,8 +42,10 @@ def send(request: urllib.request.Request, timeout: float = 30):
                 print(f"429 rate_limited: waiting {wait:g} s", file=sys.stderr)
                 time.sleep(wait)
                 continue
-            if error.code != 503:
-                raise Problem(error.code, json.load(error)) from None
+            problem = json.load(error)
+            # 503, or our first try of this key still running: ask again in a moment.
+            if error.code != 503 and problem.get("code") != "request_in_progress":
+                raise Problem(error.code, problem) from None
         except OSError:  # no connection, reset or timed out: we cannot know if it was done
             pass
         time.sleep(0.25 * 2**failures)  # back off: 0.25 s, 0.5 s, 1 s, ...
