@@ -59,33 +59,16 @@ def _fail(error: CommandError) -> int:
     return 1
 
 
-def render(value: Any, colour: bool, indent: int = 0) -> list[str]:
-    """A view as an indented tree: keys in colour, short lists on one line."""
-    pad = "  " * indent
-    key = (lambda k: f"{CYAN}{k}{RESET}") if colour else (lambda k: str(k))
-    lines: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(v, (dict, list)) and v and len(json.dumps(v)) > 70:
-                lines.append(f"{pad}{key(k)}:")
-                lines.extend(render(v, colour, indent + 1))
-            else:
-                lines.append(f"{pad}{key(k)}: {json.dumps(v)}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            if isinstance(item, (dict, list)) and len(json.dumps(item)) > 70:
-                lines.append(f"{pad}- [{index}]")
-                lines.extend(render(item, colour, indent + 1))
-            else:
-                lines.append(f"{pad}- {json.dumps(item)}")
-    else:
-        lines.append(f"{pad}{json.dumps(value)}")
-    return lines
+def seat_names(table: Any) -> tuple[str, ...]:
+    """Each seat as the table names it: its player's name, else its bot's, else open."""
+    return tuple(seat.name or (f"{seat.bot} bot" if seat.bot else "open seat") for seat in table.seats)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from games.base import rules_of
     from projections.table import evolve
     from projections.views import board, event_for
+    from service.boards import Sheet, draw
 
     platform = _platform()
     colour = sys.stdout.isatty() and not args.plain
@@ -109,7 +92,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{BOLD}{head}{RESET}" if colour else head)
         print("  " + json.dumps(shown["data"])[:200])
         if table.state is not None:
-            print("\n".join(render(board(table, args.seat), colour, 1)))
+            sheet = Sheet(seat_names(table), colour, rules_of(table.options), tuple(sorted(table.to_act())))
+            print("\n".join("  " + line for line in draw(table.kind, board(table, args.seat), sheet)))
         print()
         if args.delay:
             time.sleep(args.delay)
