@@ -42,14 +42,14 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(data: Path, **settings: str) -> Iterator[str]:
+def serving(data: Path, port: int | None = None, **settings: str) -> Iterator[str]:
     """``tablestream serve`` on an embedded Redis in ``data``, with these settings."""
-    port = _free_port()
+    port = port or _free_port()
     drop = ("REDIS_URL", "QUEUE_REDIS_URL", "TABLESTREAM_RATE_PER_TOKEN", "TABLESTREAM_RATE_PER_ADDRESS")
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1", PORT=str(port), PYTHONUNBUFFERED="1", **settings)
     log_path = data.parent / f"{data.name}.log"
-    with log_path.open("wb") as log:
+    with log_path.open("ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
             cwd=ROOT,
@@ -170,3 +170,20 @@ def test_both_clients_finish_under_a_tiny_per_token_limit_by_waiting_out_retry_a
             assert waits > 0, f"the {client} client was never refused, so nothing was tested:\n{err}"
             # Each 429 was followed by a wait of its Retry-After (at least 1 s), one at a time.
             assert waits <= seconds, f"{waits} refusals in {seconds:.1f} s: Retry-After was not waited out"
+
+
+def test_both_clients_ride_out_a_server_restart_mid_game(tmp_path: Path) -> None:
+    """Every connection drops and for seconds none is accepted: each client sends its
+    unanswered request again with the same Idempotency-Key (no move twice: the log holds
+    exactly the moves it counted) and resumes the stream from the last version it saw."""
+    data, port = tmp_path / "data", _free_port()
+    with serving(data, port) as base:
+        started = time.monotonic()
+        clients = {client: _start(client, base, "fortress-siege") for client in ("python", "javascript")}
+        time.sleep(4)
+        assert all(process.poll() is None for process in clients.values()), "a game ended before the restart"
+    with serving(data, port) as base:
+        for client, process in clients.items():
+            out, err, seconds = _finish(process, started)
+            print(f"{client} client across a restart: {seconds:.1f} s")
+            _check_played(base, out)
