@@ -112,9 +112,9 @@ def play(base: str, kind: str, options: dict, bot: str) -> dict:
             try:
                 call(base, "POST", f"/v1/games/{game_id}/actions", token, body)
                 moves += 1
-            except Problem as problem:
+            except Problem as problem:  # someone moved first, or it ended: read, decide again
                 if problem.code not in ("stale_version", "game_over"):
-                    raise  # someone moved first (or it ended): read again and decide again
+                    raise
         else:
             # Not our turn: wait on the stream for an event we have not read. One read
             # shows everything appended with it, so the events of the same append that

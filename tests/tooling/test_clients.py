@@ -114,8 +114,8 @@ def _finish(process: subprocess.Popen[str], started: float) -> tuple[str, str, f
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        raise AssertionError(f"{process.args} did not finish in 300 s:\n{out}\n{err}") from None
-    assert process.returncode == 0, f"{process.args} exited {process.returncode}:\n{out}\n{err}"
+        raise AssertionError(f"{process.args!r} did not finish in 300 s:\n{out}\n{err}") from None
+    assert process.returncode == 0, f"{process.args!r} exited {process.returncode}:\n{out}\n{err}"
     return out, err, time.monotonic() - started
 
 
