@@ -229,7 +229,7 @@ export async function showTable(root, gameId, params) {
       (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null,
       s.left ? el("small", { class: "left-mark", "data-testid": `left-${s.seat}` }, ` ${LEFT_WORDS[s.left] || s.left}`) : null,
       s.left && game.status === "active" ? el("small", { class: "muted" }, ` (a ${s.bot || "greedy"} bot moves for it)`) : null,
-      game.timeouts?.[s.seat] ? el("small", { class: "timer-mark", title: "moves the turn timer made for this seat" }, ` ⏱ ${game.timeouts[s.seat]} by the timer`) : null,
+      game.timeouts?.[s.seat] ? el("small", { class: "timer-mark", title: "moves the turn timer made for this seat" }, ` · ${game.timeouts[s.seat]} by the timer`) : null,
       game.clock ? el("span", { class: "clock", "data-testid": `clock-${s.seat}`, "data-seat": s.seat, role: "timer", "aria-label": `${seatName(game.seats, s.seat)}'s clock` }) : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
         el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
@@ -269,7 +269,7 @@ export async function showTable(root, gameId, params) {
     if (game.status === "open") return "Waiting for players to join the open seats.";
     if (game.status === "finished") return "The game is over.";
     const acting = game.to_act || [];
-    if (seat !== null && acting.includes(seat)) return `Your turn, ${you}.`;
+    if (seat !== null && acting.includes(seat) && !game.seats[seat]?.left) return `Your turn, ${you}.`;
     if (!acting.length) return "Resolving…";
     return `Waiting for ${acting.map((i) => seatName(game.seats, i)).join(", ")}.`;
   }
@@ -323,6 +323,7 @@ export async function showTable(root, gameId, params) {
     const legal = game.legal_actions || [];
     actionsBox.appendChild(el("h3", {}, "Actions"));
     if (seat === null) { actionsBox.appendChild(el("p", { class: "muted" }, "You are watching. Join an open seat from the lobby to play.")); return; }
+    if (game.seats[seat]?.left && game.status === "active") { actionsBox.appendChild(el("p", { class: "muted" }, "You left this game: a bot makes this seat's moves.")); return; }
     if (!legal.length) { actionsBox.appendChild(el("p", { class: "muted" }, game.status === "finished" ? "No more actions." : "Nothing to do until it is your turn.")); return; }
     const km = kind();
     const items = legal.map((a, i) => {
@@ -535,7 +536,7 @@ export async function showTable(root, gameId, params) {
       const panel = rematchPanel();
       if (panel) sideBox.appendChild(panel);
     }
-    if (game.status !== "active" || seat === null) return;
+    if (game.status !== "active" || seat === null || game.seats[seat]?.left) return;
     const pending = undoState();
     const box = el("section", { class: "panel undo" }, el("h3", {}, "Undo"));
     if (pending) {

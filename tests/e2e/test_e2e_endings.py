@@ -211,6 +211,9 @@ def test_in_a_game_of_three_a_seat_that_resigns_leaves_and_play_goes_on(page: An
     expect(log_line(page, "Resigned")).to_contain_text("Tess resigned")
     # The game goes on: Tess's seat is out, and a bot makes its moves (the greedy one).
     expect(page.locator("[data-testid=you-left]")).to_contain_text("You left this game (resigned)")
+    expect(page.locator(".actions")).to_contain_text("You left this game: a bot makes this seat's moves.")
+    expect(page.locator(".actions button.action")).to_have_count(0)
+    expect(page.locator("[data-testid=undo]")).to_have_count(0)
     resigned = int(log_line(page, "Resigned").get_attribute("data-version") or "")
     page.wait_for_function(
         """(after) => [...document.querySelectorAll('.log .event')].some((line) =>
