@@ -20,6 +20,10 @@ from pathlib import Path
 import pytest
 import requests
 
+from core import chat
+from core.config import Config
+from service.routes import games
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,3 +191,23 @@ def test_both_clients_ride_out_a_server_restart_mid_game(tmp_path: Path) -> None
             out, err, seconds = _finish(process, started)
             print(f"{client} client across a restart: {seconds:.1f} s")
             _check_played(base, out)
+
+
+def test_the_readme_states_the_limits_the_service_keeps() -> None:
+    """The section "Write a client" names the defaults of core.config and the routes' page
+    sizes, and links both clients: a change to either shows here."""
+    section = (ROOT / "README.md").read_text().split("## Write a client\n", 1)[1].split("\n## ", 1)[0]
+    config = Config()
+    interval_ms = round(1000 * config.rate_window_seconds / config.rate_per_token)
+    for stated in (
+        f"{config.rate_per_token} a second: at most {config.rate_per_token} at once from rest",
+        f"then one every {interval_ms} ms",
+        f"{config.rate_per_address} a second",
+        f"{config.max_body_bytes:,} bytes",
+        f"every {config.heartbeat_seconds} s",
+        f"`limit` 100 by default, at most {games.MAX_PAGE:,}",
+        f"`limit` {chat.PAGE} by default, at most {chat.MAX_PAGE}",
+        "(docs/clients/client.py)",
+        "(docs/clients/client.mjs)",
+    ):
+        assert stated in section, f"the README's Write a client section does not say {stated!r}"
