@@ -120,8 +120,17 @@ def listed(label: str, names: Sequence[str], empty: str = "none") -> str:
     return f"{label}: {', '.join(names) if names else empty}"
 
 
-def backs(count: Any) -> str:
-    return f"{count} hidden" + (f" {HIDDEN * min(count, 12)}" if isinstance(count, int) and count > 0 else "")
+def closed_hand(size: Any, shown: Sequence[str] = (), shown_as: str = "showing") -> str:
+    """A hand the viewer does not hold: its size, the cards of it the view shows, and a
+    back for each other card."""
+    count = count_of(size)
+    parts = [f"{count} card{'' if count == 1 else 's'}"]
+    if shown:
+        parts.append(f"{shown_as} {', '.join(shown)}")
+    hidden = count - len(shown)
+    if hidden > 0:
+        parts.append(f"{hidden} hidden {HIDDEN * min(hidden, 12)}")
+    return ", ".join(parts)
 
 
 def rest(value: Mapping[str, Any], known: Iterable[str], sheet: Sheet, indent: int) -> list[str]:
@@ -237,7 +246,7 @@ def draw_fortress_siege(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
         if isinstance(player.get("hand"), list):
             lines.append("  " + listed("hand", [standard(card) for card in player["hand"]], "empty"))
         else:
-            lines.append(f"  hand: {backs(player.get('hand_size', 0))}")
+            lines.append(f"  hand: {closed_hand(player.get('hand_size', 0))}")
         lines.extend(rest(player, SIEGE_PLAYER, sheet, 1))
     if view.get("outcome"):
         lines.append(_outcome(view["outcome"], sheet))
@@ -481,9 +490,7 @@ def draw_dragon_fortress(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
             lines.append("  " + listed("hand", [dragon_fortress_card(card, sheet) for card in player["hand"]], "empty"))
         else:
             gold = [dragon_fortress_card(card, sheet) for card in player.get("hand_gold") or []]
-            hidden = player.get("hand_count", 0) - len(gold)
-            showing = f", showing {', '.join(gold)}" if gold else ""
-            lines.append(f"  hand: {player.get('hand_count', 0)} cards{showing}, {backs(hidden)}")
+            lines.append(f"  hand: {closed_hand(player.get('hand_count', 0), gold)}")
         if player.get("trophies"):
             lines.append("  " + listed("trophies", [dragon_fortress_card(card, sheet) for card in player["trophies"]]))
         bought = {key: count for key, count in (player.get("purchases") or {}).items() if count}
@@ -540,7 +547,7 @@ def dragoborne_card(card_id: Any, sheet: Sheet) -> str:
         return titled(card_id)
     numbers = f"{card.colour} {card.cost}" if card.type != "banner" else card.colour
     if card.type == "creature":
-        numbers += f", {card.atk}/{card.edr}"
+        numbers += f", ATK {card.atk}/EDR {card.edr}"
     elif card.type == "spell":
         numbers += ", spell"
     return f"{card.name} ({numbers})"
@@ -553,6 +560,20 @@ def _dragoborne_name(card_id: Any, sheet: Sheet) -> str:
         return card_of(card_id, sheet.rules).name
     except (KeyError, IndexError, AttributeError):
         return titled(card_id)
+
+
+def _dragoborne_creature(creature: Mapping[str, Any], dice: Sequence[Any], sheet: Sheet) -> str:
+    """``Scorchling (ATK 2/EDR 2, damage 1, rested, crossed red 2)``: its numbers now."""
+    notes = [f"ATK {creature['atk']}/EDR {creature['edr']}"]
+    if creature.get("damage"):
+        notes.append(f"damage {creature['damage']}")
+    if creature.get("rested"):
+        notes.append("rested")
+    cross = creature.get("cross")
+    if isinstance(cross, int):
+        die = dice[cross] if 0 <= cross < len(dice) else None
+        notes.append(f"crossed {die['colour']} {die['value']}" if die else f"cross die {cross + 1}")
+    return f"{_dragoborne_name(creature['id'], sheet)} ({', '.join(notes)})"
 
 
 def draw_dragoborne(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
@@ -600,10 +621,7 @@ def draw_dragoborne(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
             else:
                 state = f"barriers {fort['barriers']}"
             guards = [
-                f"{_dragoborne_name(creature['id'], sheet)} {creature['atk']}/{creature['edr']}"
-                + (f" dmg {creature['damage']}" if creature.get("damage") else "")
-                + (" rested" if creature.get("rested") else "")
-                + (f" cross die {creature['cross'] + 1}" if isinstance(creature.get("cross"), int) else "")
+                _dragoborne_creature(creature, dice, sheet)
                 for creature in player.get("creatures") or []
                 if creature.get("fort") == number
             ]
@@ -618,11 +636,7 @@ def draw_dragoborne(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
             lines.append("  " + listed("hand", [dragoborne_card(card, sheet) for card in hand], "empty"))
         else:
             known = [dragoborne_card(card, sheet) for card in player.get("known") or []]
-            lines.append(
-                f"  hand: {count_of(hand)} cards"
-                + (f", known {', '.join(known)}" if known else "")
-                + f", {backs(count_of(hand) - len(known))}"
-            )
+            lines.append(f"  hand: {closed_hand(hand, known, 'known')}")
         lines.extend(rest(player, DRAGOBORNE_PLAYER, sheet, 1))
     if view.get("result"):
         lines.append(_outcome(view["result"], sheet))
@@ -766,7 +780,7 @@ def draw_stomping_grounds(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
             lines.append("  " + listed("hand", [stomping_card(c, rules) for c in hand], "empty"))
         else:
             seen = [stomping_card(c, rules) for c in player.get("revealed_hand") or []]
-            lines.append(f"  hand: {backs(count_of(hand))}" + (f" (seen: {', '.join(seen)})" if seen else ""))
+            lines.append(f"  hand: {closed_hand(hand, seen, 'seen')}")
         if player.get("hoard"):
             lines.append("  " + listed("hoard", [stomping_card(c, rules) for c in player["hoard"]]))
         lines.extend(rest(player, STOMPING_PLAYER, sheet, 1))
