@@ -1,8 +1,11 @@
 """Issue 22's endings in Chromium against a running ``tablestream serve``: a game with a
-clock shows each seat's time ticking down and ends by a resignation, named in words
-with its winner, here and in the replay; a game aborted before any move has no winner;
-and a seat that lets a short clock run out loses on time, the flag falling on the
-workers' scheduler with no move from anyone."""
+clock shows each seat's time ticking down (read against the server's time, with the
+browser's clock an hour fast), may be aborted until both seats have moved, and ends by
+a resignation named in words with its winner, here and in the replay; a game aborted
+before any move, or while a seat is open, has no winner; a seat that lets a short clock
+run out loses on time, the flag falling on the workers' scheduler with no move from
+anyone; a seat the turn timer plays for twice in a row has abandoned the game; and in a
+game of three, a seat that resigns leaves while play goes on."""
 
 from __future__ import annotations
 
@@ -43,8 +46,8 @@ def _patient_expect() -> Iterator[None]:
 
 
 def create(page: Any, second: str, clock: tuple[str, str] | None = None, turn: tuple[str, str] | None = None) -> str:
-    """A game of Tess against ``second`` ("bot": a random bot; else a person by that
-    name, whose seat token this browser keeps too), with a clock of (minutes, increment
+    """A game of Tess against ``second`` ("bot": a random bot; "open": a seat left open;
+    else a person by that name, whose seat token this browser keeps too), with a clock of (minutes, increment
     seconds) or a turn limit of (seconds, timer moves in a row that abandon) if given,
     made with the lobby's form. Its id."""
     page.goto("/")
@@ -54,6 +57,8 @@ def create(page: Any, second: str, clock: tuple[str, str] | None = None, turn: t
     if second == "bot":
         page.select_option('[data-seat-type="1"]', "bot")
         page.select_option('[data-seat-level="1"]', "random")
+    elif second == "open":
+        page.select_option('[data-seat-type="1"]', "open")
     else:
         page.select_option('[data-seat-type="1"]', "human")
         page.fill('input[name="name-1"]', second)
@@ -221,3 +226,15 @@ def test_in_a_game_of_three_a_seat_that_resigns_leaves_and_play_goes_on(page: An
         arg=resigned,
     )
     expect(page.locator(".seat-chip.winner", has_text="Tess")).to_have_count(0)
+
+
+def test_a_game_waiting_for_a_player_may_be_aborted_but_not_resigned(page: Any) -> None:
+    create(page, "open")
+    expect(page.locator("[data-testid=abort-note]")).to_have_text(
+        "A seat is still open: the game may be aborted, with no result."
+    )
+    expect(page.locator("[data-testid=resign]")).to_have_count(0)
+    page.click("[data-testid=abort]")
+    page.click("[data-testid=abort-confirm]")
+    expect(page.locator(".panel.outcome [data-testid=ending]")).to_have_text("Aborted")
+    expect(page.locator(".pill.status-finished")).to_have_text("finished")
