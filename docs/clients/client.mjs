@@ -8,6 +8,11 @@ import { parseArgs } from "node:util";
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
+// The per-token limit is a rate (20 requests a second by default): spaced this far apart,
+// no request of ours is refused, and a burst is not answered by a second's wait.
+const PACE_MS = 50;
+let nextRequest = 0;
+
 // An application/problem+json answer: `code` is stable (stale_version, game_over, ...).
 class Problem extends Error {
   constructor(status, body) {
@@ -21,6 +26,8 @@ class Problem extends Error {
 // it carries an Idempotency-Key: the server appends a command once however often it arrives.
 async function send(url, init) {
   for (let failures = 0; failures < 8; ) {
+    await sleep(Math.max(0, nextRequest - Date.now()) / 1000);
+    nextRequest = Date.now() + PACE_MS;
     let response = null;
     try {
       response = await fetch(url, init);

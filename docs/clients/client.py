@@ -18,6 +18,11 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 
+# The per-token limit is a rate (20 requests a second by default): spaced this far apart,
+# no request of ours is refused, and a burst is not answered by a second's wait.
+PACE = 0.05
+next_request = 0.0
+
 
 class Problem(Exception):
     """An application/problem+json answer: ``code`` is stable (stale_version, game_over, ...)."""
@@ -32,8 +37,11 @@ def send(request: urllib.request.Request, timeout: float = 30):
     when it got no answer, a 503 or a 409 request_in_progress. That is safe for a POST only
     because it carries an Idempotency-Key: the server appends a command once however often
     it arrives."""
+    global next_request
     failures = 0
     while failures < 8:
+        time.sleep(max(0.0, next_request - time.monotonic()))
+        next_request = time.monotonic() + PACE
         try:
             return urllib.request.urlopen(request, timeout=timeout)
         except urllib.error.HTTPError as error:
