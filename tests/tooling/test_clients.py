@@ -155,9 +155,10 @@ def test_both_clients_play_a_game_of_the_kind_to_the_end(server: str, kind: str)
     started = time.monotonic()
     clients = {client: _start(client, server, kind) for client in ("python", "javascript")}
     for client, process in clients.items():
-        out, _, seconds = _finish(process, started)
+        out, err, seconds = _finish(process, started)
         print(f"{client} client, {kind}: {seconds:.1f} s")
         _check_played(server, out)
+        assert "429" not in err, f"paced at the default rate, the {client} client was refused:\n{err}"
 
 
 def test_both_clients_finish_under_a_tiny_per_token_limit_by_waiting_out_retry_after(
