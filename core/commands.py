@@ -150,6 +150,10 @@ class Commands:
                 f"The game is at version {table.version}, not {expected_version}; reload and try again.",
                 version=table.version,
             )
+        if actor == "human" and 0 <= seat < len(table.seats) and table.seats[seat].left is not None:
+            raise CommandError(
+                "seat_left", f"Seat {seat + 1} has left the game ({table.seats[seat].left}): a bot makes its moves."
+            )
         if table.clock is not None and seat in table.to_act() and table.clock.left(seat, self.now_ms()) <= 0:
             raise CommandError("out_of_time", f"Seat {seat + 1}'s clock has run out.", seat=seat)
         game = table.game

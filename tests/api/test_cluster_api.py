@@ -94,7 +94,15 @@ def run_job(client: FlaskClient, platform: Platform, path: str, headers: dict[st
     status = client.get(location, headers=headers).get_json()
     assert status["status"] == "finished", status
     result = client.get(f"{location}/result", headers=headers)
-    assert result.status_code == 200
+    # (Seen twice under a loaded CI, never alone: say where the job's result went.)
+    job = location.rsplit("/", 1)[-1]
+    where = {
+        "status": status,
+        "this platform": platform.config.prefix,
+        "jobs ran through": runtime.current().config.prefix,
+        "fields": sorted(k.decode() for k in platform.redis.hkeys(platform.key("job", job))),
+    }
+    assert result.status_code == 200, where
     return result.get_data(as_text=True)
 
 

@@ -136,6 +136,19 @@ def test_in_a_game_of_three_a_seat_that_resigns_is_out_and_the_last_one_in_wins(
     assert 0 not in view["to_act"] or view["version"] > first.get_json()["version"], "the bot played at once"
     second = client.post(f"/v1/games/{game['id']}/resign", headers=seats[0])
     assert second.status_code == 409 and second.get_json()["code"] == "seat_left"
+    # The seat's token no longer moves for it: the bot does.
+    table = platform.handler.load(game["id"])
+    mine = client.get(f"/v1/games/{game['id']}", headers=seats[0]).get_json()
+    assert mine["legal_actions"] == []
+    before = versions(platform, game["id"])
+    legal = table.game.legal_actions(table.state, 0) if 0 in table.to_act() else [{"type": "pass"}]
+    moved = client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": legal[0] if legal else {"type": "pass"}, "expected_version": table.version},
+        headers=seats[0],
+    )
+    assert moved.status_code == 409 and moved.get_json()["code"] == "seat_left", moved.get_json()
+    assert versions(platform, game["id"]) == before
     last = client.post(f"/v1/games/{game['id']}/resign", headers=seats[1])
     assert [e["type"] for e in last.get_json()["events"]] == ["Resigned", "SeedRevealed"]
     outcome = client.get(f"/v1/games/{game['id']}").get_json()["outcome"]

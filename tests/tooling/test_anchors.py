@@ -74,15 +74,16 @@ def test_a_deleted_tail_with_its_head_moved_back_still_fails_on_the_feed_and_the
     assert "feed announced" in (report.reason or "") or "ledger" in (report.reason or "")
 
 
-def rewritten(platform: Platform, game_id: str) -> list[str]:
-    """The game's log with every actor changed and every seal and hash recomputed, as a
-    forger holding the revealed seed would write it."""
+def rewritten(platform: Platform, game_id: str, actor_to: str = "bot") -> list[str]:
+    """The game's log with every human actor changed (to ``actor_to``) and every seal and
+    hash recomputed, as a forger holding the revealed seed would write it. To a bot, the
+    log stays consistent with its own outcome, so only its anchors can show the forgery."""
     envelopes = platform.store.read(game_id)
     game = platform.handler.load(game_id).game
     seed = envelopes[-1].data["seed"]
     prev, out = GENESIS_HASH, []
     for e in envelopes:
-        actor = "timeout" if e.actor == "human" else e.actor
+        actor = actor_to if e.actor == "human" else e.actor
         sealed = sealed_data(game, e.type, e.seat, e.data, seed, e.version)
         (forged,) = chain([NewEvent(e.type, e.data, e.seat, actor, sealed)], e.version, prev, e.at, e.command_id)
         out.append(forged.encode())
@@ -106,6 +107,23 @@ def test_a_rewritten_log_with_recomputed_hashes_fails_against_the_ledger(platfor
     report = audit_game(elsewhere(platform), game_id)
     assert report.checks["hash_chain"].startswith("ok")  # the forged chain links on its own
     assert not report.ok and "ledger" in (report.reason or ""), report.as_json()
+
+
+def test_a_log_rewritten_to_say_the_timer_played_fails_at_its_outcome(platform: Platform) -> None:
+    # Every human move made the turn timer's: the outcome recorded (who moved by itself,
+    # the timer's moves, whether the result counts) no longer follows from the log.
+    game_id = finished(platform, 5)
+    forged = rewritten(platform, game_id, actor_to="timeout")
+    last = Envelope.decode(forged[-1])
+    key = platform.store.key(game_id, "events")
+    platform.redis.delete(key)
+    for version, text in enumerate(forged, start=1):
+        platform.redis.xadd(key, {"e": text}, id=f"{version}-0")
+    platform.redis.set(platform.store.key(game_id, "head"), f"{last.version}:{last.hash}")
+    platform.redis.delete(platform.snapshots.key(game_id))
+    report = audit_game(elsewhere(platform), game_id)
+    assert report.checks["hash_chain"].startswith("ok")
+    assert not report.ok and report.reason == "the recorded outcome is not the fold's outcome", report.as_json()
 
 
 def test_import_refuses_a_rewritten_or_shortened_log_and_trusts_an_id_only_with_a_ledger_entry(
