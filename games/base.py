@@ -325,6 +325,25 @@ def json_same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+CARD_ID: JSON = {"type": "string", "minLength": 1, "description": "A card's id, as the view shows it."}
+SEAT_NUMBER: JSON = {"type": "integer", "minimum": 0, "description": "A seat, counted from 0."}
+SPACE: JSON = {
+    "type": "array",
+    "items": {"type": "integer"},
+    "minItems": 2,
+    "maxItems": 2,
+    "description": "A space's [column, row].",
+}
+
+
+def fields_of(
+    required: Mapping[str, JSON] | None = None, optional: Mapping[str, JSON] | None = None
+) -> dict[str, JSON]:
+    """The JSON Schema of an action type's fields besides ``type``: those it always carries
+    and those only some of its forms carry (``GameBase.action_schemas``)."""
+    return {"required": sorted(required or {}), "properties": {**(required or {}), **(optional or {})}}
+
+
 def action_matches(action: Mapping[str, JSON], legal: Sequence[Action], *, strict: bool = False) -> bool:
     """True when ``action`` equals one of ``legal`` exactly (no extra or missing fields);
     ``strict`` also tells ``true`` from ``1``."""
@@ -434,6 +453,13 @@ class GameBase:
     def move(self, state: State, seat: int, kind: str) -> Move:
         """The case of ``decide`` for an action of type ``kind`` (a game with phases keeps
         one table of moves per phase); raise ``IllegalAction`` when there is none."""
+        raise NotImplementedError
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        """Every action type this game takes, each with the JSON Schema of its fields
+        (``fields_of``): the contract's typed actions are written from it
+        (``python -m service.spec_gen``), and the games' own legal actions are checked
+        against it."""
         raise NotImplementedError
 
     def after_move(self, state: State, events: list[GameEvent]) -> list[GameEvent]:

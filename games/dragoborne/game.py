@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option, rules_of
+from games.base import CARD_ID, JSON, Action, GameBase, GameEvent, Move, Option, fields_of, rules_of
 from games.dragoborne import cards, rules, table
 from games.dragoborne.cards import (
     BARRIERS_PER_FORT,
@@ -174,6 +174,40 @@ class Dragoborne(GameBase):
 
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        fort = {"type": "integer", "minimum": 0, "description": "A fort, counted from 0."}
+        die = {"type": "integer", "minimum": 0, "description": "A die of the seat's pool, by its index."}
+        pay = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The resources rested to pay (from revision 2).",
+        }
+        return {
+            "mulligan": fields_of({"cards": {"type": "array", "items": CARD_ID}}),
+            "summon": fields_of({"card": CARD_ID, "fort": fort}, {"pay": pay}),
+            "cast": fields_of({"card": CARD_ID}, {"pay": pay}),
+            "shield": fields_of({"die": die, "fort": fort}),
+            "cross": fields_of({"die": die, "creature": CARD_ID}),
+            "activate": fields_of(
+                {"creature": CARD_ID, "ability": {"type": "integer", "minimum": 0}}, {"die": die, "pay": pay}
+            ),
+            "move": fields_of({"creature": CARD_ID, "fort": fort}),
+            "switch": fields_of({"creatures": {"type": "array", "items": CARD_ID, "minItems": 2, "maxItems": 2}}),
+            "combat": fields_of(),
+            "end_turn": fields_of(),
+            "attack": fields_of({"creature": CARD_ID, "fort": fort}),
+            "resource": fields_of(),
+            "skip_resource": fields_of(),
+            "discard": fields_of({"card": CARD_ID}),
+            "burst": fields_of(),
+            "take": fields_of(),
+            "block": fields_of({"creature": CARD_ID}),
+            "no_block": fields_of(),
+            "target": fields_of(
+                {"target": {"type": ["integer", "string"], "description": "A fort (by number) or a card (by id)."}}
+            ),
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)

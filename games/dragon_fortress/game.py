@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
+    CARD_ID,
     JSON,
     Action,
     GameBase,
     GameEvent,
     Move,
     Option,
+    fields_of,
     outcome_of,
     redeal,
     replace,
@@ -188,6 +190,18 @@ class DragonFortress(GameBase):
 
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        return {
+            "draw": fields_of({"pile": {"type": "string", "enum": ["common", "gold"]}}),
+            "purchase": fields_of({"card": CARD_ID}),
+            "advance": fields_of({"phase": {"type": "string", "description": "The phase reached."}}),
+            "place": fields_of({"card": CARD_ID}),
+            "move": fields_of({"card": CARD_ID}),
+            "stay": fields_of(),
+            "sacrifice": fields_of(),
+            "spare": fields_of(),
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)

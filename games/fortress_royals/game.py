@@ -14,13 +14,16 @@ import random
 from collections.abc import Mapping
 
 from games.base import (
+    CARD_ID,
     JSON,
+    SEAT_NUMBER,
     Action,
     GameBase,
     GameEvent,
     IllegalAction,
     Move,
     Option,
+    fields_of,
     outcome_of,
     redeal,
     rules_of,
@@ -193,6 +196,23 @@ class FortressRoyals(GameBase):
         if phase == CHOOSE_FIRST and state.chooser is not None:
             return frozenset((state.chooser,))
         return frozenset()
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        place = {"type": "integer", "minimum": 0, "description": "A place in the hand, counted from 0."}
+        return {
+            "choose_first": fields_of({"seat": SEAT_NUMBER}),
+            "keep_dealt": fields_of(),
+            "swap_dealt": fields_of(),
+            "place": fields_of({"end": {"type": "string", "description": "The end of the row the card goes to."}}),
+            "keep": fields_of(),
+            "move": fields_of({"from": place, "to": place}),
+            "attack": fields_of(
+                {"cards": {"type": "array", "items": CARD_ID, "minItems": 1}, "side": {"type": "string"}}
+            ),
+            "discard_ace": fields_of({"card": CARD_ID}),
+            "done": fields_of(),
+            "pass": fields_of(),
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         phase = state.phase

@@ -15,13 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
+    CARD_ID,
     JSON,
+    SEAT_NUMBER,
     Action,
     GameBase,
     GameEvent,
     IllegalAction,
     Move,
     Option,
+    fields_of,
     next_seat_where,
     outcome_of,
     replace,
@@ -210,6 +213,25 @@ class FortressSiege(GameBase):
         if state.attack is not None:
             return frozenset((state.attack.target_seat,))
         return frozenset((state.active,))
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        on_character = fields_of({"card": CARD_ID, "character": CARD_ID})
+        return {
+            "draw": fields_of(),
+            "deploy": fields_of({"card": CARD_ID}),
+            "armor": on_character,
+            "equip": on_character,
+            "barrage": fields_of({"card": CARD_ID, "fortress": SEAT_NUMBER}),
+            "angel_of_life": on_character,
+            "angel_of_death": on_character,
+            "discard": fields_of({"card": CARD_ID}),
+            "discard_character": fields_of({"character": CARD_ID}),
+            "attack": fields_of({"attacker": CARD_ID}, {"fortress": SEAT_NUMBER, "character": CARD_ID}),
+            "done_attacking": fields_of(),
+            "assign_defender": fields_of({"character": CARD_ID}),
+            "add_shield": fields_of({"cards": {"type": "array", "items": CARD_ID, "minItems": 1}}),
+            "done_defending": fields_of(),
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):

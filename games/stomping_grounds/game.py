@@ -8,12 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
+    CARD_ID,
     JSON,
+    SEAT_NUMBER,
+    SPACE,
     Action,
     GameBase,
     GameEvent,
     Move,
     Option,
+    fields_of,
     outcome_of,
     replace,
     rules_of,
@@ -179,6 +183,33 @@ class StompingGrounds(GameBase):
 
     def to_act(self, state: State) -> frozenset[int]:
         return rules.to_act(state)
+
+    def action_schemas(self) -> dict[str, dict[str, JSON]]:
+        return {
+            "place_realm": fields_of({"card": CARD_ID, "at": SPACE}),
+            "place_dragon": fields_of({"at": SPACE}),
+            "burn": fields_of(
+                {}, {"pile": {"type": "string"}, "count": {"type": "integer", "minimum": 1}, "card": CARD_ID}
+            ),
+            "raze": fields_of({"at": SPACE}),
+            "break": fields_of({"card": CARD_ID}),
+            "move_dragon": fields_of({"seat": SEAT_NUMBER, "to": SPACE}),
+            "push": fields_of({"to": SPACE}),
+            "skip": fields_of(),
+            "discard": fields_of({"card": CARD_ID}),
+            "search": fields_of({"card": CARD_ID}, {"at": SPACE}),
+            "roam": fields_of({"card": CARD_ID, "to": SPACE}),
+            "play": fields_of({"card": CARD_ID}, {"at": SPACE}),
+            "pass": fields_of(),
+            "attempt": fields_of(),
+            "end_phase": fields_of(),
+            "fly": fields_of({"to": SPACE}),
+            "land": fields_of(),
+            "duel": fields_of({"opponent": SEAT_NUMBER, "colour": {"type": "string"}}),
+            "draw": fields_of(),
+            "junk": fields_of({"card": CARD_ID}),
+            "junk_burned": fields_of(),
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
