@@ -1,0 +1,147 @@
+"""A client generated from openapi.yaml by openapi-python-client imports and plays a game of
+every kind to the end against ``tablestream serve``, with the generated models only (the
+typed actions of its kind, sent back as the game offered them) and honouring Retry-After
+(issue 24, item 2)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import requests
+
+from games.registry import all_games
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "openapi.yaml"
+PACE = 0.05  # the README's pace for one token: one request every 50 ms
+KINDS = sorted(key for key, game in all_games().items() if type(game).__module__.startswith("games."))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    out = tmp_path_factory.mktemp("generated")
+    generator = Path(sys.executable).parent / "openapi-python-client"
+    run = subprocess.run(
+        [str(generator), "generate", "--path", str(SPEC), "--meta", "none", "--output-path", "tablestream_client"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module("tablestream_client")
+    finally:
+        sys.path.remove(str(out))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    data = tmp_path_factory.mktemp("tablestream-data")
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+    env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1", PORT=str(port), TABLESTREAM_BOT_SECONDS="0")
+    log = (data / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, (data / "serve.log").read_text()[-2000:]
+            try:
+                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, (data / "serve.log").read_text()[-2000:]
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+        log.close()
+
+
+def patiently(call: Callable[..., Any], **arguments: Any) -> Any:
+    """The answer to ``call``, waiting as long as a 429's Retry-After says each time."""
+    while True:
+        response = call(**arguments)
+        if response.status_code != 429:
+            return response
+        time.sleep(max(float(response.headers["Retry-After"]), PACE))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_generated_client_plays_a_game_to_the_end(generated: ModuleType, server: str, kind: str) -> None:
+    client_module = importlib.import_module("tablestream_client.client")
+    models = importlib.import_module("tablestream_client.models")
+    create_game = importlib.import_module("tablestream_client.api.games.create_game")
+    get_game = importlib.import_module("tablestream_client.api.games.get_game")
+    act = importlib.import_module("tablestream_client.api.actions.act")
+    kinds = importlib.import_module("tablestream_client.api.kinds.list_kinds")
+    listed = patiently(kinds.sync_detailed, client=client_module.Client(base_url=server))
+    assert listed.status_code == 200 and kind in [k.key for k in listed.parsed.kinds]
+    players = next(k for k in listed.parsed.kinds if k.key == kind).min_players
+
+    body = models.CreateGame.from_dict(
+        {"kind": kind, "players": [{"name": "ann"}, *({"bot": "greedy"} for _ in range(players - 1))]}
+    )
+    created = patiently(create_game.sync_detailed, client=client_module.Client(base_url=server), body=body)
+    assert created.status_code == 201, created.content
+    game_id = created.parsed.id
+    seat = client_module.AuthenticatedClient(base_url=server, token=created.parsed.seats[0].token)
+
+    rng = random.Random(kind)
+    deadline = time.monotonic() + 600
+    moves = 0
+    while time.monotonic() < deadline:
+        time.sleep(PACE)
+        read = patiently(get_game.sync_detailed, game_id=game_id, client=seat)
+        assert read.status_code == 200, read.content
+        game = read.parsed
+        if game.outcome is not None:
+            break
+        if 0 not in game.to_act or not game.legal_actions:
+            continue
+        action = rng.choice(game.legal_actions)
+        time.sleep(PACE)
+        body = models.ActionIn(action=action, expected_version=game.version)
+        answer = patiently(act.sync_detailed, game_id=game_id, client=seat, body=body)
+        if answer.status_code == 409:  # a bot moved first, or the game ended: read again
+            continue
+        assert answer.status_code == 200, answer.content
+        moves += 1
+    else:
+        pytest.fail(f"{kind}: no end after {moves} moves")
+    assert game.outcome.winners is not None and moves > 0
