@@ -6,9 +6,7 @@ typed actions of its kind, sent back as the game offered them) and honouring Ret
 from __future__ import annotations
 
 import importlib
-import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -18,9 +16,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import requests
 
 from games.registry import all_games
+from tests.served import serving
 
 pytestmark = pytest.mark.slow
 
@@ -49,48 +47,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
         sys.path.remove(str(out))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    data = tmp_path_factory.mktemp("tablestream-data")
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
-    env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1", PORT=str(port), TABLESTREAM_BOT_SECONDS="0")
-    log = (data / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, (data / "serve.log").read_text()[-2000:]
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, (data / "serve.log").read_text()[-2000:]
-            time.sleep(0.2)
+    with serving(tmp_path_factory.mktemp("generated") / "data", TABLESTREAM_BOT_SECONDS="0") as base:
         yield base
-    finally:
-        process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
-            process.wait()
-        log.close()
 
 
 def patiently(call: Callable[..., Any], **arguments: Any) -> Any:

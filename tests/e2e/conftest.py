@@ -5,66 +5,23 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
+
+from tests.served import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    data = tmp_path_factory.mktemp("tablestream-data")
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
-    env.update({"TABLESTREAM_DATA_DIR": str(data), "HOST": "127.0.0.1", "PORT": str(port), "PYTHONUNBUFFERED": "1"})
-    log = (data / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"tablestream serve exited: {(data / 'serve.log').read_text()[-2000:]}")
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"tablestream serve did not come up: {(data / 'serve.log').read_text()[-2000:]}")
-            time.sleep(0.2)
+    with serving(tmp_path_factory.mktemp("tablestream") / "data") as base:
         yield base
-    finally:
-        process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
-            process.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")

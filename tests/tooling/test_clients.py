@@ -9,12 +9,10 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ import requests
 from core import chat
 from core.config import Config
 from service.routes import games
+from tests.served import free_port, serving
 
 pytestmark = pytest.mark.slow
 
@@ -37,53 +36,6 @@ KINDS = {
     "stomping-grounds": {"turn_limit": 3},
 }
 FINISHED = re.compile(r"^game (\S+) finished after (\d+) moves of ours: (.+)$", re.MULTILINE)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def serving(data: Path, port: int | None = None, **settings: str) -> Iterator[str]:
-    """``tablestream serve`` on an embedded Redis in ``data``, with these settings."""
-    port = port or _free_port()
-    drop = ("REDIS_URL", "QUEUE_REDIS_URL", "TABLESTREAM_RATE_PER_TOKEN", "TABLESTREAM_RATE_PER_ADDRESS")
-    env = {k: v for k, v in os.environ.items() if k not in drop}
-    env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1", PORT=str(port), PYTHONUNBUFFERED="1", **settings)
-    log_path = data.parent / f"{data.name}.log"
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while not _healthy(base):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"tablestream serve did not come up: {log_path.read_text()[-2000:]}")
-                time.sleep(0.2)
-            yield base
-        finally:
-            process.terminate()  # serve stops its worker, projector and embedded Redis on SIGTERM
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return requests.get(f"{base}/healthz", timeout=1).status_code == 200
-    except requests.RequestException:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +133,7 @@ def test_both_clients_ride_out_a_server_restart_mid_game(tmp_path: Path) -> None
     """Every connection drops and for seconds none is accepted: each client sends its
     unanswered request again with the same Idempotency-Key (no move twice: the log holds
     exactly the moves it counted) and resumes the stream from the last version it saw."""
-    data, port = tmp_path / "data", _free_port()
+    data, port = tmp_path / "data", free_port()
     with serving(data, port) as base:
         started = time.monotonic()
         clients = {client: _start(client, base, "fortress-siege") for client in ("python", "javascript")}
