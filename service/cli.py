@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -189,7 +191,13 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
         # quit signals and fail in the middle of its own shutdown.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+    def child_exit(_server: Any, worker: Any) -> None:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
     os.environ["REDIS_URL"] = config.redis_url or ""
+    metrics_dir = metrics_directory()
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -205,6 +213,7 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
                 "loglevel": "warning",
                 "post_fork": post_fork,
                 "post_worker_init": post_worker_init,
+                "child_exit": child_exit,
             }
             for key, value in settings.items():
                 self.cfg.set(key, value)
@@ -215,7 +224,28 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
 
             return create_app(config, platform_from_config(config))
 
-    Server().run()
+    try:
+        Server().run()
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def metrics_directory() -> str | None:
+    """Where gunicorn's workers keep their metrics (prometheus_client's multiprocess mode),
+    set before any of them imports prometheus_client. The operator's own
+    ``PROMETHEUS_MULTIPROC_DIR`` is emptied of a previous run's files, as the library asks;
+    else a directory of this run's, removed when it ends (returned)."""
+    chosen = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if chosen:
+        os.makedirs(chosen, exist_ok=True)
+        for name in os.listdir(chosen):
+            if name.endswith(".db"):
+                os.remove(os.path.join(chosen, name))
+        return None
+    created = tempfile.mkdtemp(prefix="tablestream-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = created
+    return created
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

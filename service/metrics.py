@@ -1,147 +1,169 @@
-"""Prometheus metrics kept in Redis, so every API process adds to the same counters.
+"""Prometheus metrics with ``prometheus_client``, in its multiprocess mode under gunicorn.
 
-Each process counts in memory and adds its counts to Redis in one pipeline at most
-every ``FLUSH_SECONDS`` (from a daemon thread, and before ``/metrics`` answers), so a
-request pays no Redis round trip for its metrics; a process killed outright loses at
-most that last half second of counts.
+Under ``tablestream serve`` every gunicorn worker writes its counts to files in
+``PROMETHEUS_MULTIPROC_DIR`` (set by the master before any worker imports
+``prometheus_client``), and ``/metrics`` adds up the files of every worker of this host.
+Prometheus scrapes each host and sums across hosts (docs/operations.md). Outside gunicorn
+(tests, one process) each app counts in a registry of its own.
+
+Counts a request makes cost no I/O. What is read at scrape, from Redis: each RQ queue's
+depth and how far the projector is behind the feed.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
-import threading
-import weakref
-from collections import Counter, defaultdict
+import time
+from collections.abc import Iterator
 from typing import Any
 
+import prometheus_client
 from flask import current_app
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+from prometheus_client.core import GaugeMetricFamily, Metric
 
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-FLUSH_SECONDS = 0.5
+PROJECTOR_GROUP = "projector"  # workers.projector.GROUP (the HTTP layer does not import workers)
+# Past this many entries behind, the projector's lag is reported as this many: counting
+# further would make a scrape as slow as the projector is late.
+LAG_COUNT_LIMIT = 10_000
+
+# The _created series would interleave with each counter's samples and say nothing an
+# alert needs.
+prometheus_client.disable_created_metrics()
 
 
-class Tally:
-    """One process's counts not yet in Redis, for one platform (Redis client and key)."""
-
-    def __init__(self, client: Any, key: str) -> None:
-        self.client, self.key = client, key
-        self.lock = threading.Lock()
-        self.flushing = threading.Lock()  # one flush at a time, so flush_all waits for one under way
-        self.ints: Counter[str] = Counter()
-        self.floats: defaultdict[str, float] = defaultdict(float)
-        self.pid = 0
-        self.wake = threading.Event()
-
-    def add(self, name: str, amount: int = 1) -> None:
-        with self.lock:
-            self.ints[name] += amount
-        self._ensure_flusher()
-
-    def add_float(self, name: str, amount: float) -> None:
-        with self.lock:
-            self.floats[name] += amount
-        self._ensure_flusher()
-
-    def flush(self) -> None:
-        with self.flushing:
-            with self.lock:
-                ints, floats = self.ints, self.floats
-                self.ints, self.floats = Counter(), defaultdict(float)
-            if not ints and not floats:
-                return
-            pipe = self.client.pipeline(transaction=False)
-            for name, amount in ints.items():
-                pipe.hincrby(self.key, name, amount)
-            for name, value in floats.items():
-                pipe.hincrbyfloat(self.key, name, value)
-            try:
-                pipe.execute()
-            except Exception:  # metrics never fail a request; these counts are lost
-                pass
-
-    def _ensure_flusher(self) -> None:
-        if self.pid == os.getpid():
-            return
-        with self.lock:  # first use in this process (a forked worker starts with none)
-            if self.pid == os.getpid():
-                return
-            self.pid = os.getpid()
-            if self.ints or self.floats:  # counted by the parent before the fork: not ours
-                self.ints, self.floats = Counter(), defaultdict(float)
-        threading.Thread(target=self._run, name="metrics-flush", daemon=True).start()
-        atexit.register(self.flush)
-
-    def _run(self) -> None:
-        while not self.wake.wait(FLUSH_SECONDS):
-            self.flush()
+def multiprocess_dir() -> str | None:
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
-_TALLIES: weakref.WeakSet[Tally] = weakref.WeakSet()
+class Metrics:
+    """One app's metrics (one per process under gunicorn)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(
+            "tablestream_requests",
+            "HTTP requests by route, method and status.",
+            ("route", "method", "status"),
+            registry=self.registry,
+        )
+        self.request_seconds = Histogram(
+            "tablestream_request_seconds", "HTTP request latency.", ("route",), buckets=BUCKETS, registry=self.registry
+        )
+        self.appends = Counter("tablestream_appends", "Commands appended through the API.", registry=self.registry)
+        self.conflicts = Counter(
+            "tablestream_conflicts", "Actions refused for a stale version.", registry=self.registry
+        )
+        self.action_seconds = Histogram(
+            "tablestream_action_seconds",
+            "Time to decide and append a player's action, by kind of game (actions appended, not duplicates).",
+            ("kind",),
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
 
 
-def tally(app: Any = None) -> Tally:
-    """The counts of ``app`` (the current Flask app when not given)."""
+def metrics(app: Any = None) -> Metrics:
+    """The metrics of ``app`` (the current Flask app when not given)."""
     extensions = (app or current_app).extensions
     found = extensions.get("tablestream-metrics")
     if found is None:
-        platform = extensions["tablestream"]
-        found = extensions.setdefault("tablestream-metrics", Tally(platform.redis, platform.key("metrics")))
-        _TALLIES.add(found)
+        found = extensions.setdefault("tablestream-metrics", Metrics())
     return found  # type: ignore[no-any-return]
 
 
-def flush_all() -> None:
-    """Write every count this process holds now (before its Redis keys are removed)."""
-    for counts in list(_TALLIES):
-        counts.flush()
-
-
 def count(name: str, amount: int = 1) -> None:
-    tally().add(name, amount)
+    """``appends_total`` or ``conflicts_total``, the names these counters are exposed as."""
+    counters = {"appends_total": metrics().appends, "conflicts_total": metrics().conflicts}
+    counters[name].inc(amount)
 
 
 def observe_request(route: str, method: str, status: int, seconds: float, app: Any = None) -> None:
-    label = f'route="{route}",method="{method}",status="{status}"'
-    counts = tally(app)
-    counts.add(f"requests_total{{{label}}}")
-    counts.add_float(f'request_seconds_sum{{route="{route}"}}', seconds)
-    counts.add(f'request_seconds_count{{route="{route}"}}')
-    bound = next((b for b in BUCKETS if seconds <= b), None)
-    if bound is not None:
-        counts.add(f'request_seconds_bucket{{route="{route}",le="{bound}"}}')
+    found = metrics(app)
+    found.requests.labels(route, method, str(status)).inc()
+    found.request_seconds.labels(route).observe(seconds)
 
 
-def render(raw: dict[bytes, bytes], queue_depths: dict[str, int]) -> str:
-    lines = [
-        "# HELP tablestream_requests_total HTTP requests by route, method and status.",
-        "# TYPE tablestream_requests_total counter",
-        "# HELP tablestream_request_seconds HTTP request latency.",
-        "# TYPE tablestream_request_seconds histogram",
-        "# HELP tablestream_appends_total Commands appended through the API.",
-        "# TYPE tablestream_appends_total counter",
-        "# HELP tablestream_conflicts_total Actions refused for a stale version.",
-        "# TYPE tablestream_conflicts_total counter",
-    ]
-    counts = {k.decode(): v.decode() for k, v in raw.items()}
-    histogram = ("request_seconds_bucket", "request_seconds_sum", "request_seconds_count")
-    for name in sorted(counts):
-        if not name.startswith(histogram):
-            lines.append(f"tablestream_{name} {counts[name]}")
-    # A histogram's lines stay together, route by route: buckets (cumulative), sum, count.
-    routes = sorted({name.split('route="')[1].split('"')[0] for name in counts if name.startswith(histogram)})
-    for route in routes:
-        running = 0
-        for bound in BUCKETS:
-            running += int(counts.get(f'request_seconds_bucket{{route="{route}",le="{bound}"}}', 0))
-            lines.append(f'tablestream_request_seconds_bucket{{route="{route}",le="{bound}"}} {running}')
-        total = counts.get(f'request_seconds_count{{route="{route}"}}', "0")
-        lines.append(f'tablestream_request_seconds_bucket{{route="{route}",le="+Inf"}} {total}')
-        seconds = counts.get(f'request_seconds_sum{{route="{route}"}}', "0")
-        lines.append(f'tablestream_request_seconds_sum{{route="{route}"}} {seconds}')
-        lines.append(f'tablestream_request_seconds_count{{route="{route}"}} {total}')
-    lines.append("# HELP tablestream_queue_depth Jobs waiting in each RQ queue.")
-    lines.append("# TYPE tablestream_queue_depth gauge")
-    for queue, depth in sorted(queue_depths.items()):
-        lines.append(f'tablestream_queue_depth{{queue="{queue}"}} {depth}')
-    return "\n".join(lines) + "\n"
+def observe_action(kind: str, seconds: float) -> None:
+    metrics().action_seconds.labels(kind).observe(seconds)
+
+
+def exposition(platform: Any, app: Any = None) -> bytes:
+    """The Prometheus text of this host (every worker's counts) or this app, and the
+    gauges read now."""
+    registry = CollectorRegistry(auto_describe=False)
+    directory = multiprocess_dir()
+    if directory is not None:
+        multiprocess.MultiProcessCollector(registry, path=directory)
+    else:
+        registry.register(metrics(app).registry)
+    registry.register(ReadAtScrape(platform))
+    return generate_latest(registry)
+
+
+class ReadAtScrape:
+    """Gauges read from Redis when scraped, the same from every worker of every host."""
+
+    def __init__(self, platform: Any) -> None:
+        self.platform = platform
+
+    def collect(self) -> Iterator[Metric]:
+        depth = GaugeMetricFamily("tablestream_queue_depth", "Jobs waiting in each RQ queue.", labels=("queue",))
+        for queue, waiting in sorted(self.platform.jobs.queue_depths().items()):
+            depth.add_metric((queue,), waiting)
+        yield depth
+        entries, seconds = self._projector_lag()
+        yield GaugeMetricFamily(
+            "tablestream_projector_lag_events",
+            "Feed entries the projector has not yet applied (delivered and unacknowledged, or not yet delivered).",
+            value=entries,
+        )
+        yield GaugeMetricFamily(
+            "tablestream_projector_lag_seconds",
+            "Age of the oldest feed entry the projector has not yet applied; 0 when caught up.",
+            value=seconds,
+        )
+
+    def _projector_lag(self) -> tuple[int, float]:
+        store = self.platform.store
+        feeds: list[str] = getattr(store, "feed_keys", list)()
+        entries, oldest_ms = 0, None
+        for feed in feeds:
+            behind, first = feed_lag(store.redis, feed)
+            entries += behind
+            if first is not None:
+                oldest_ms = first if oldest_ms is None else min(oldest_ms, first)
+        seconds = 0.0 if oldest_ms is None else max(0.0, time.time() - oldest_ms / 1000)
+        return entries, seconds
+
+
+def feed_lag(client: Any, feed: str) -> tuple[int, int | None]:
+    """How many entries of ``feed`` the projector has not applied, and the time (ms, from
+    the stream id) of the oldest of them: its pending entries and those after its last
+    delivered id (every entry when it has no group yet)."""
+    try:
+        groups = client.xinfo_groups(feed)
+    except Exception:  # no feed yet: nothing to apply
+        return 0, None
+    group = next((g for g in groups if _text(g["name"]) == PROJECTOR_GROUP), None)
+    pending, oldest = 0, None
+    start = "-"
+    if group is not None:
+        pending = int(group["pending"])
+        if pending:
+            summary = client.xpending(feed, PROJECTOR_GROUP)
+            oldest = _stream_ms(summary["min"])
+        start = "(" + _text(group["last-delivered-id"])
+    undelivered = client.xrange(feed, min=start, max="+", count=LAG_COUNT_LIMIT)
+    if undelivered and oldest is None:
+        oldest = _stream_ms(undelivered[0][0])
+    return pending + len(undelivered), oldest
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _stream_ms(entry_id: Any) -> int:
+    return int(_text(entry_id).split("-")[0])

@@ -55,11 +55,7 @@ def prefix(request: pytest.FixtureRequest, real_redis: redis.Redis) -> Iterator[
 def delete_prefixed(client: redis.Redis, name: str) -> None:
     """Delete this test's keys: its own, its RQ queues' and registries' (named after the
     prefix), the jobs those held (RQ keys a job by its id alone), and the queues' names in
-    RQ's set of queues. Metrics still counted in this process are flushed first, so that
-    no flush lands after the delete."""
-    from service.metrics import flush_all
-
-    flush_all()
+    RQ's set of queues."""
     queue_keys = list(client.scan_iter(match=f"rq:*{name}-*", count=1000))
     jobs: set[str] = set()
     for key in queue_keys:

@@ -15,7 +15,7 @@ from projections.table import Table
 from projections.views import board, event_for
 from service import schemas
 from service.http import body, caller_player, caller_seat, platform, with_me
-from service.metrics import count
+from service.metrics import count, observe_action
 
 bp = Blueprint("games", __name__)
 
@@ -158,6 +158,7 @@ def act(game_id: str) -> Response:
     key = request.headers.get("Idempotency-Key")
     # A key is its caller's own: two seats that happen to pick the same key send two commands.
     command_id = None if key is None else f"seat-{seat}:{key}"
+    started = time.perf_counter()
     try:
         acted = platform().handler.act(game_id, seat, data["action"], expected, command_id=command_id)
     except CommandError as error:
@@ -166,6 +167,7 @@ def act(game_id: str) -> Response:
         raise
     if not acted.duplicate:
         count("appends_total")
+        observe_action(acted.table.kind, time.perf_counter() - started)
     table = acted.table
     events = [event_for(table, e, seat) for e in acted.envelopes]
     payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate, "head": table.head}

@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, request
+from prometheus_client import CONTENT_TYPE_LATEST
 from redis.cluster import RedisCluster
 
 from core.errors import CommandError
@@ -18,7 +19,7 @@ from games import registry
 from service import schemas
 from service.docs import etag, render_docs
 from service.http import bearer, platform
-from service.metrics import render, tally
+from service.metrics import exposition
 
 bp = Blueprint("meta", __name__)
 
@@ -112,12 +113,9 @@ def _pings(p: Any) -> bool:
 
 @bp.get("/metrics")
 def metrics() -> Response:
-    """Prometheus text, for the operator's token only."""
+    """Prometheus text, for the operator's token only (docs/operations.md)."""
     operator_token("Reading the metrics")
-    p = platform()
-    tally().flush()  # this process's counts; other processes add theirs within FLUSH_SECONDS
-    raw = p.redis.hgetall(p.key("metrics"))
-    return Response(render(raw, p.jobs.queue_depths()), mimetype="text/plain; version=0.0.4")
+    return Response(exposition(platform()), mimetype=CONTENT_TYPE_LATEST)
 
 
 @bp.get("/v1/kinds")

@@ -331,9 +331,11 @@ def test_metrics_count_requests_appends_and_conflicts(client: FlaskClient) -> No
     act(client, game, 0, {"type": "add", "amount": 1}, game["version"])
     act(client, game, 1, {"type": "add", "amount": 1}, game["version"])
     text = client.get("/metrics", headers=operator()).get_data(as_text=True)
-    assert "tablestream_appends_total 1" in text
-    assert "tablestream_conflicts_total 1" in text
-    assert 'tablestream_requests_total{route="/v1/games/<game_id>/actions",method="POST",status="200"} 1' in text
+    lines = text.splitlines()
+    # As prometheus_client writes them: labels in name order, values as floats.
+    assert "tablestream_appends_total 1.0" in lines
+    assert "tablestream_conflicts_total 1.0" in lines
+    assert 'tablestream_requests_total{method="POST",route="/v1/games/<game_id>/actions",status="200"} 1.0' in lines
     assert 'tablestream_queue_depth{queue="ts-bots"}' in text
 
 
