@@ -91,12 +91,8 @@ def rewritten(platform: Platform, game_id: str, actor_to: str = "bot") -> list[s
     return out
 
 
-def test_a_rewritten_log_with_recomputed_hashes_fails_against_the_ledger(platform: Platform) -> None:
-    # Given a finished game on the ledger, when its log is replaced by one with every actor
-    # changed and every hash recomputed (a chain that checks on its own), then the audit
-    # fails: the ledger holds another final head.
-    game_id = finished(platform, 3)
-    forged = rewritten(platform, game_id)
+def replace_log(platform: Platform, game_id: str, forged: list[str]) -> None:
+    """Put ``forged`` in place of the game's log, its head moved to match (no snapshot left)."""
     last = Envelope.decode(forged[-1])
     key = platform.store.key(game_id, "events")
     platform.redis.delete(key)
@@ -104,6 +100,15 @@ def test_a_rewritten_log_with_recomputed_hashes_fails_against_the_ledger(platfor
         platform.redis.xadd(key, {"e": text}, id=f"{version}-0")
     platform.redis.set(platform.store.key(game_id, "head"), f"{last.version}:{last.hash}")
     platform.redis.delete(platform.snapshots.key(game_id))
+
+
+def test_a_rewritten_log_with_recomputed_hashes_fails_against_the_ledger(platform: Platform) -> None:
+    # Given a finished game on the ledger, when its log is replaced by one with every actor
+    # changed and every hash recomputed (a chain that checks on its own), then the audit
+    # fails: the ledger holds another final head.
+    game_id = finished(platform, 3)
+    forged = rewritten(platform, game_id)
+    replace_log(platform, game_id, forged)
     report = audit_game(elsewhere(platform), game_id)
     assert report.checks["hash_chain"].startswith("ok")  # the forged chain links on its own
     assert not report.ok and "ledger" in (report.reason or ""), report.as_json()
@@ -114,13 +119,7 @@ def test_a_log_rewritten_to_say_the_timer_played_fails_at_its_outcome(platform: 
     # the timer's moves, whether the result counts) no longer follows from the log.
     game_id = finished(platform, 5)
     forged = rewritten(platform, game_id, actor_to="timeout")
-    last = Envelope.decode(forged[-1])
-    key = platform.store.key(game_id, "events")
-    platform.redis.delete(key)
-    for version, text in enumerate(forged, start=1):
-        platform.redis.xadd(key, {"e": text}, id=f"{version}-0")
-    platform.redis.set(platform.store.key(game_id, "head"), f"{last.version}:{last.hash}")
-    platform.redis.delete(platform.snapshots.key(game_id))
+    replace_log(platform, game_id, forged)
     report = audit_game(elsewhere(platform), game_id)
     assert report.checks["hash_chain"].startswith("ok")
     assert not report.ok and report.reason == "the recorded outcome is not the fold's outcome", report.as_json()
