@@ -36,13 +36,13 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from core.errors import CommandError
 from core.platform import Platform
 from core.webhooks import Webhooks
 from events.redis_store import RedisEventStore
+from events.store import stamp_ms
 from projections.inbox import Inbox
 from projections.table import Table
 
@@ -167,7 +167,7 @@ def author_of(table: Table, channel: str, seat: int | None, player: dict[str, An
 def entry_time(entry_id: str) -> str:
     """The ISO time (ms, UTC) of a stream entry id: its first part is Redis's clock in ms."""
     millis = int(entry_id.split("-", 1)[0])
-    return datetime.fromtimestamp(millis / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return stamp_ms(millis)
 
 
 def check_cursor(after: str) -> str:

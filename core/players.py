@@ -23,6 +23,7 @@ from typing import Any
 
 from core.errors import CommandError
 from events.keys import group
+from events.store import stamp
 
 KEY_PREFIX = "tsp_"  # a player key; a seat token never starts so (URL-safe base64 of 32 bytes has no "_" run)
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
@@ -83,7 +84,7 @@ class Players:
             raise CommandError("invalid_request", NAME_RULE, rule=NAME_RULE)
         player_id = "pl_" + secrets.token_urlsafe(9).replace("-", "x")
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        created = (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        created = stamp(now or datetime.now(UTC))
         record = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
         keys = [self._name_key(name), self._player_key(player_id), self._key_key(digest(key))]
         if not self._register(keys=keys, args=[player_id, json.dumps(record)]):

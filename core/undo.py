@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from core.commands import Acted, Commands
 from core.errors import CommandError
 from events.envelope import NewEvent
+from events.store import stamp
 from games.base import GameEvent
 from projections.table import PLATFORM_EVENTS, Table, between_commands
 
@@ -20,7 +21,7 @@ class Undo(Commands):
         human must agree, the game is rewound in the same command."""
         table = self.load(game_id)
         self._check_undo_target(table, to_version)
-        if table.undo is not None and _iso(now) < table.undo.expires_at:
+        if table.undo is not None and stamp(now) < table.undo.expires_at:
             raise CommandError("undo_pending", "Another undo request is waiting for answers.")
         request_id = secrets.token_urlsafe(6)
         agreed = {seat} | {i for i, s in enumerate(table.seats) if s.bot}
@@ -30,7 +31,7 @@ class Undo(Commands):
                 {
                     "id": request_id,
                     "to_version": to_version,
-                    "expires_at": _iso(now + timedelta(seconds=ttl_seconds)),
+                    "expires_at": stamp(now + timedelta(seconds=ttl_seconds)),
                     "accepted": sorted(agreed),
                 },
                 seat,
@@ -46,7 +47,7 @@ class Undo(Commands):
         request = table.undo
         if request is None or request.id != request_id:
             raise CommandError("not_found", "There is no such pending undo request (an action since clears it).")
-        if _iso(now) >= request.expires_at:
+        if stamp(now) >= request.expires_at:
             raise CommandError("undo_expired", "That undo request has expired.")
         if seat in request.accepted:
             raise CommandError("invalid_request", "Your seat has already agreed to this undo.")
@@ -77,7 +78,3 @@ class Undo(Commands):
                 )
         if not between_commands(later[0].type):
             raise CommandError("invalid_request", f"Version {to_version} is in the middle of a command.")
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

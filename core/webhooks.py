@@ -35,13 +35,13 @@ import secrets
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from core.config import HOST_NAME
 from core.errors import CommandError
 from events.keys import group
+from events.store import stamp_ms
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ CAP_RULE = f"A player has at most {MAX_PER_PLAYER} webhooks; delete one to regis
 def _iso(ms: int | None) -> str | None:
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return stamp_ms(ms)
 
 
 def now_ms() -> int:

@@ -116,8 +116,18 @@ class Subscription(abc.ABC):
         one acked."""
 
 
+def stamp(moment: datetime) -> str:
+    """A UTC time as the log writes it (``Envelope.at``): ISO 8601, milliseconds, ``Z``."""
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def stamp_ms(milliseconds: int) -> str:
+    """``stamp`` of a time given in milliseconds since the epoch."""
+    return stamp(datetime.fromtimestamp(milliseconds / 1000, UTC))
+
+
 def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return stamp(datetime.now(UTC))
 
 
 class EventStore(abc.ABC):

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from events.store import stamp_ms as iso
+
 if TYPE_CHECKING:
     from projections.table import Table
 
@@ -56,12 +58,6 @@ def settings(
 def ms(at: str) -> int:
     """An envelope's ``at`` (ISO 8601, milliseconds, Z) in milliseconds since the epoch."""
     return round(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
-
-
-def iso(milliseconds: int) -> str:
-    from datetime import UTC
-
-    return datetime.fromtimestamp(milliseconds / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)
