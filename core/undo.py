@@ -57,6 +57,32 @@ class Undo(Commands):
             events.append(NewEvent("Rewound", {"to_version": request.to_version, "request": request_id}))
         return self.append_system(table, events)
 
+    def undo_offer(self, table: Table, seat: int) -> dict[str, object]:
+        """Whether ``seat`` could ask to undo its last move now, so a client offers undo
+        only when the request can succeed: ``{"to_version": n}`` (the version before that
+        move), or ``{"to_version": None, "reason": ...}`` in words. Reads the log from
+        the last event undo cannot cross, which is as far back as an undo can go."""
+        if table.status != "active":
+            return {"to_version": None, "reason": "Only a game in play can be undone."}
+        if table.seats[seat].left is not None:
+            return {"to_version": None, "reason": "Your seat has left the game."}
+        if table.undo is not None:
+            return {"to_version": None, "reason": "An undo request is already waiting for answers."}
+        moves: list[int] = []
+        for envelope in self.store.read(table.game_id, after=table.last_irreversible):
+            if envelope.type == "Rewound":
+                moves = [v for v in moves if v <= envelope.data["to_version"]]
+            elif envelope.type == "ActionTaken" and envelope.seat == seat and envelope.actor != "timeout":
+                moves.append(envelope.version)
+        if not moves:
+            reason = (
+                "Your moves so far cannot be undone: a card was drawn or revealed since your last one."
+                if seat in table.acted
+                else "You have no move to undo yet."
+            )
+            return {"to_version": None, "reason": reason}
+        return {"to_version": moves[-1] - 1}
+
     def _check_undo_target(self, table: Table, to_version: int) -> None:
         if table.status != "active":
             raise CommandError(

@@ -219,6 +219,14 @@ class Game(Protocol):
         scenario tests): the public summary says so."""
         ...
 
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card of the kind as its face shows it (public data, for clients)."""
+        ...
+
+    def final_view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        """The view once the game is over: every hand shown."""
+        ...
+
     def irreversible(self, event: GameEvent) -> bool:
         """True when the event reveals or draws something (a draw, shuffle, roll, reveal):
         undo never crosses it."""
@@ -511,6 +519,27 @@ class GameBase:
         """The cards (by name) that ``action`` plays or uses: a card played or bought, an
         ability of a card in play used. Names as ``card_names`` gives them."""
         return ()
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card of this kind as its face shows it, for the web client: keyed as the
+        kind's client module looks a card up, each ``{"name", "type", "colour", "stats":
+        [{"label", "value"}], "text"}`` (all but ``name`` optional). Public card data
+        only: nothing here depends on a game's state. None by default."""
+        return {}
+
+    def final_view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        """What anyone sees once the game is over: ``seat``'s view, with every seat's
+        own part of the board (its hand) as that seat sees it. Works for views with a
+        ``players`` list indexed by seat; a game whose view is shaped otherwise overrides it."""
+        shown = self.view(state, seat)  # type: ignore[attr-defined]
+        players = shown.get("players")
+        if not isinstance(players, list):
+            return shown
+        merged: list[JSON] = []
+        for index, part in enumerate(players):
+            own = self.view(state, index).get("players")  # type: ignore[attr-defined]
+            merged.append(own[index] if isinstance(own, list) and index < len(own) else part)
+        return {**shown, "players": merged}
 
     def evaluate(self, state: State, seat: int) -> float:
         """Fallback from the outcome alone: a winner's share of the win (1 split among the

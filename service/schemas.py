@@ -151,6 +151,7 @@ class HeadOut(Schema):
 class GameOut(SummaryOut):
     rematch = fields.String(allow_none=True)  # a finished game's rematch, once offered
     view = fields.Dict()
+    undo_offer = fields.Dict(allow_none=True)  # core.undo.Undo.undo_offer, for the caller's seat
     seat = fields.Integer(allow_none=True)
     legal_actions = fields.List(fields.Dict())
 

@@ -118,3 +118,42 @@ export function die(value, { colour = null, label = null, ref = null, cls = null
   node.title = label || `die: ${value}`;
   return node;
 }
+
+// A card drawn from its face (GET /v1/kinds/{kind}/cards): a coloured band with its
+// type, its name, its numbers as chips and its text. The whole face is in the title
+// (hover) and in a dialog opened by the card's "i" button (tap).
+export function faceCard(id, face, { ref = id, small = false, cls = null, extra = null } = {}) {
+  if (!face) return namedCard(id, { ref, small, cls });
+  const name = face.name || namedTitle(id);
+  const stats = face.stats || [];
+  const tint = face.colour && COLOURS[face.colour] ? COLOURS[face.colour] : `hsl(${hue(face.type || name)} 45% 42%)`;
+  const summary = [name, face.type, stats.map((s) => `${s.label} ${s.value}`).join(", "), face.text].filter(Boolean).join(" · ");
+  const info = el("button", {
+    type: "button", class: "face-info", "aria-label": `about ${name}`, title: `about ${name}`,
+    onclick: (ev) => { ev.stopPropagation(); showFace(id, face); },
+    onkeydown: (ev) => ev.stopPropagation(),
+  }, "i");
+  return el("div", {
+    class: ["card", "named", "face", small && "small", cls], "data-ref": ref, "data-card": id, title: summary,
+    "aria-label": summary, style: { "--tint": tint },
+  },
+  el("span", { class: "named-band" }, face.type || ""),
+  el("span", { class: "named-title" }, name),
+  stats.length ? el("span", { class: "face-stats" }, stats.map((s) => el("span", { class: "face-stat", title: s.label },
+    el("span", { class: "face-stat-label" }, s.label), " ", el("b", {}, String(s.value))))) : null,
+  face.text && !small ? el("span", { class: "face-text" }, face.text) : null,
+  info, extra);
+}
+
+function showFace(id, face) {
+  document.querySelector("dialog.face-dialog")?.remove();
+  const dialog = el("dialog", { class: "face-dialog", "aria-label": face.name || namedTitle(id) },
+    el("h3", {}, face.name || namedTitle(id)),
+    face.type ? el("p", { class: "muted" }, face.type) : null,
+    (face.stats || []).length ? el("dl", { class: "face-dl" }, face.stats.flatMap((s) => [el("dt", {}, s.label), el("dd", {}, String(s.value))])) : null,
+    face.text ? el("p", {}, face.text) : null,
+    el("form", { method: "dialog" }, el("button", { type: "submit" }, "Close")));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}

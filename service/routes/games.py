@@ -42,6 +42,7 @@ def game_body(table: Table, seat: int | None) -> dict[str, Any]:
     link = platform().vault.rematch(table.game_id) if table.status == "finished" else None
     out["rematch"] = None if link in (None, platform().vault.PENDING) else link
     out["view"] = board(table, seat)
+    out["undo_offer"] = platform().handler.undo_offer(table, seat) if seat is not None else None
     if table.status == "active" and seat is not None and seat in table.to_act() and table.seats[seat].left is None:
         out["legal_actions"] = table.game.legal_actions(table.state, seat)
     else:

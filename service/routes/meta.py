@@ -138,6 +138,47 @@ def kinds() -> Response:
     return Response(json.dumps({"kinds": schemas.KindOut(many=True).dump(out)}), mimetype="application/json")
 
 
+def _kind(key: str) -> Any:
+    game = registry.get(key)
+    if game is None:
+        raise CommandError("unknown_kind", f"There is no game kind {key!r} (see GET /v1/kinds).")
+    return game
+
+
+@bp.get("/v1/kinds/<kind>/cards")
+def card_faces(kind: str) -> Response:
+    """Every card of the kind as its face shows it: public data, the same for everyone."""
+    game = _kind(kind)
+    body = {"kind": game.key, "cards": game.card_faces()}
+    return Response(json.dumps(body, sort_keys=True), mimetype="application/json", headers={"Cache-Control": "max-age=3600"})
+
+
+def how_to_play(readme: str) -> str:
+    """The "How to play" section of a game's README (up to the next second-level heading)."""
+    lines = readme.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip().lower() == "## how to play"), None)
+    if start is None:
+        return ""
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[start + 1 : end]).strip() + "\n"
+
+
+@bp.get("/v1/kinds/<kind>/rules")
+def rules(kind: str) -> Response:
+    """How to play the kind, in the project's own words (its README), and its rulings."""
+    game = _kind(kind)
+    package = resources.files(type(game).__module__.rsplit(".", 1)[0])
+    readme = package.joinpath("README.md")
+    rulings = package.joinpath("RULINGS.md")
+    body = {
+        "kind": game.key,
+        "title": game.title,
+        "how_to_play": how_to_play(readme.read_text()) if readme.is_file() else "",
+        "rulings": rulings.read_text() if rulings.is_file() else "",
+    }
+    return Response(json.dumps(body), mimetype="application/json", headers={"Cache-Control": "max-age=3600"})
+
+
 def spec_text() -> str:
     return resources.files("service").joinpath("openapi.yaml").read_text()
 
