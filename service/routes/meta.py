@@ -150,7 +150,8 @@ def card_faces(kind: str) -> Response:
     """Every card of the kind as its face shows it: public data, the same for everyone."""
     game = _kind(kind)
     body = {"kind": game.key, "cards": game.card_faces()}
-    return Response(json.dumps(body, sort_keys=True), mimetype="application/json", headers={"Cache-Control": "max-age=3600"})
+    cached = {"Cache-Control": "max-age=3600"}
+    return Response(json.dumps(body, sort_keys=True), mimetype="application/json", headers=cached)
 
 
 def how_to_play(readme: str) -> str:
