@@ -30,7 +30,7 @@ from games.base import (
     shuffled_hidden,
 )
 from games.cards import check_deck
-from games.fortress_royals import attack, fortify, opening, tally
+from games.fortress_royals import attack, faces, fortify, opening, tally
 from games.fortress_royals.attack import legal_attack_turn
 from games.fortress_royals.deck import (
     ACE,
@@ -304,6 +304,19 @@ class FortressRoyals(GameBase):
             "winners": list(state.winners),
             "result": state.result,
         }
+
+    def final_view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        """Once the game is over every hand is shown, and a card drawn and not placed yet
+        (a game resigned or aborted mid-round) too. The view's ``players`` is a count, so
+        the generic merge by seat does not apply."""
+        shown = self.view(state.copy_with(hands_shown=True), seat)
+        if state.pending is not None:
+            shown["drawn"] = {"seat": state.turn, "card": state.pending}
+        return shown
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card by its id: strength, and a royal's points (``faces.py``, from ``cards.json``)."""
+        return faces.card_faces()
 
     def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
         data = event.data
