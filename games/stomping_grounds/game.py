@@ -25,7 +25,7 @@ from games.base import (
     shuffled_hidden,
 )
 
-from . import board, rules
+from . import board, faces, rules
 from .cards import CARDS_BY_RULES, DECK_INFO, DECK_KEYS, DECKS, Effect, card, deck_ids
 from .evolve import EVOLVERS
 from .flight import fly_targets
@@ -350,7 +350,12 @@ class StompingGrounds(GameBase):
             players.append(replace(p, hand=tuple(hand), deck=deck))
         return replace(state, players=tuple(players))
 
-    # --- cards, for the per-card table of bench.balance -----------------------------
+    # --- cards: their faces for the web client, and the per-card table of bench.balance
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card of the four decks by slug (``faceKey`` in the client module strips a
+        card id's seat and copy), as the current rules revision prints it."""
+        return faces.card_faces(self.rules_revision)
 
     def card_names(self, state: State) -> tuple[str, ...]:
         return tuple(
