@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import CARD_ID, JSON, Action, GameBase, GameEvent, Move, Option, fields_of, rules_of
-from games.dragoborne import cards, rules, table
+from games.dragoborne import cards, faces, rules, table
 from games.dragoborne.cards import (
     BARRIERS_PER_FORT,
     DECKS,
@@ -247,6 +247,9 @@ class Dragoborne(GameBase):
 
     def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
         return table.action_cards(state, seat, action)
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        return faces.card_faces()
 
 
 GAME = Dragoborne()

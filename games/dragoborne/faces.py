@@ -1,0 +1,40 @@
+"""Card faces for the web client (``GameBase.card_faces``): every card of the pool as a
+player reads it, built from the card data (``cards.json``, with revision 2's entries from
+``revision2.json``), keyed by the card's key (``emberhound``), which the client computes
+from an instance id (``0-emberhound-2``).
+
+The faces are those of the current rules revision (2): the pool a new game plays with.
+A creature's numbers on the board are the view's own (``atk``/``edr`` with boosts)."""
+
+from __future__ import annotations
+
+from games.base import JSON
+from games.dragoborne.cards import Card, cards_of
+
+FACE_REVISION = 2
+TYPE_NAMES = {"creature": "Creature", "spell": "Spell", "banner": "Banner"}
+
+
+def stats(card: Card) -> list[JSON]:
+    """The numbers that judge a card: its cost, and a creature's ATK and EDR."""
+    if card.type == "banner":
+        return []
+    out: list[JSON] = [{"label": "Cost", "value": card.cost}]
+    if card.type == "creature":
+        out += [{"label": "ATK", "value": card.atk}, {"label": "EDR", "value": card.edr}]
+    return out
+
+
+def face(card: Card) -> dict[str, JSON]:
+    return {
+        "name": card.name,
+        "type": TYPE_NAMES.get(card.type, card.type.title()),
+        "colour": card.colour,
+        "stats": stats(card),
+        "text": card.text or None,
+    }
+
+
+def card_faces(rules: int = FACE_REVISION) -> dict[str, dict[str, JSON]]:
+    """Every card of the pool of rules revision ``rules``, by key."""
+    return {key: face(card) for key, card in sorted(cards_of(rules).items())}
