@@ -22,7 +22,7 @@ from games.base import (
     rules_of,
     shuffled_hidden,
 )
-from games.dragon_fortress import reading, rules
+from games.dragon_fortress import faces, reading, rules
 from games.dragon_fortress.cards import (
     CALL_CARD,
     COMMON_TYPES,
@@ -215,7 +215,12 @@ class DragonFortress(GameBase):
     def move(self, state: State, seat: int, kind: str) -> Move:
         return rules.MOVES[kind]
 
-    # --- cards, for the per-card balance table ---------------------------------------
+    # --- cards, for the per-card balance table and the client's card faces ------------
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card type's face keyed by its type key (a card id without its copy number,
+        and a pile's key in the view), with the victory points of the current revision."""
+        return faces.card_faces(self.rules_revision)
 
     def card_names(self, state: State) -> tuple[str, ...]:
         """Every card a player can bring into play, draw or use: the common cards, gold,
