@@ -25,6 +25,8 @@ MIN_PLAYERS: int = _DATA["players"]["min"]
 MAX_PLAYERS: int = _DATA["players"]["max"]
 BARRAGE_CARDS: int = _DATA["ranks"]["JK"]["fortress_cards"]
 SHIELD_SIZES: dict[int, bool] = {int(size): spec["counterattack"] for size, spec in _DATA["shields"].items()}
+SHIELD_NAMES: dict[int, str] = {int(size): spec["name"] for size, spec in _DATA["shields"].items()}
+CHARACTER_NAMES: dict[str, str] = {name: spec["name"] for name, spec in _DATA["ranks"].items() if "name" in spec}
 _DESTINY = {name: place for place, name in enumerate(_DATA["destiny_order"]["value"])}
 
 CHARACTER = "character"

@@ -31,6 +31,7 @@ from games.base import (
     rules_of,
     shuffled_hidden,
 )
+from games.fortress_siege import faces
 from games.fortress_siege.cards import (
     ANGEL,
     BARRAGE,
@@ -371,6 +372,10 @@ class FortressSiege(GameBase):
         if kind == "add_shield":
             return tuple(dict.fromkeys(card_name(state, str(card)) for card in action["cards"]))
         return ()
+
+    def card_faces(self) -> dict[str, dict[str, JSON]]:
+        """Every card by its code without the deck number (``faces.py``, from ``cards.json``)."""
+        return faces.card_faces()
 
     # -- the end ----------------------------------------------------------------
 
