@@ -9,7 +9,7 @@ A creature's numbers on the board are the view's own (``atk``/``edr`` with boost
 from __future__ import annotations
 
 from games.base import JSON
-from games.dragoborne.cards import Card, cards_of
+from games.dragoborne.cards import Ability, Card, Effect, cards_of
 
 FACE_REVISION = 2
 TYPE_NAMES = {"creature": "Creature", "spell": "Spell", "banner": "Banner"}
@@ -25,13 +25,43 @@ def stats(card: Card) -> list[JSON]:
     return out
 
 
+def effect(e: Effect) -> dict[str, JSON]:
+    """An effect primitive as data (zero fields left out), for the client's words."""
+    out: dict[str, JSON] = {"op": e.op}
+    for name in ("amount", "max_edr", "card_type", "colour"):
+        if getattr(e, name):
+            out[name] = getattr(e, name)
+    return out
+
+
+def ability(a: Ability) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"timing": a.timing}
+    for name in ("trigger", "rest_cost", "resource_cost", "die_cost", "scope", "atk", "edr"):
+        if getattr(a, name):
+            out[name] = getattr(a, name)
+    return out
+
+
 def face(card: Card) -> dict[str, JSON]:
+    """Besides the generic fields: ``effects`` by where they come from (``spell``, ``burst``,
+    ``a<n>`` for ability n, as the view's pending steps name them) and ``abilities``, so the
+    client names a pending effect and its targets in words."""
+    effects: dict[str, JSON] = {}
+    if card.effects:
+        effects["spell"] = [effect(e) for e in card.effects]
+    if card.burst:
+        effects["burst"] = [effect(e) for e in card.burst]
+    for number, a in enumerate(card.abilities):
+        if a.effects:
+            effects[f"a{number}"] = [effect(e) for e in a.effects]
     return {
         "name": card.name,
         "type": TYPE_NAMES.get(card.type, card.type.title()),
         "colour": card.colour,
         "stats": stats(card),
         "text": card.text or None,
+        "effects": effects,
+        "abilities": [ability(a) for a in card.abilities],
     }
 
 

@@ -56,6 +56,14 @@ def test_a_faces_numbers_and_text_are_the_card_datas(key: str) -> None:
     assert face["colour"] == card.colour
     assert face["type"] == card.type.title()
     assert face["text"] == card.text
+    effects = face["effects"]
+    assert isinstance(effects, dict)
+    assert [e["op"] for e in effects.get("spell", [])] == [e.op for e in card.effects]
+    assert [e["op"] for e in effects.get("burst", [])] == [e.op for e in card.burst]
+    for where, listed in effects.items():
+        for shown, printed in zip(listed, card.effect_list(where), strict=True):
+            assert shown.get("amount", 0) == printed.amount and shown.get("max_edr", 0) == printed.max_edr
+    assert [a["timing"] for a in face["abilities"]] == [a.timing for a in card.abilities]  # type: ignore[union-attr, index]
     if card.type == "banner":
         assert stats == {}
     elif card.type == "spell":
