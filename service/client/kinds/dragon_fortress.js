@@ -1,72 +1,261 @@
 // dragon-fortress: Estate Lines of estate, gold and tower cards; dragons march through them.
+// Every card is drawn from its face (GET /v1/kinds/dragon-fortress/cards, keyed by the
+// card id without its copy number), so its numbers and ability are on the board.
 
 import { el, section, stat, titleCase } from "../dom.js";
-import { cardBack, cardRow, namedCard, namedTitle } from "../cards.js";
+import { cardBack, faceCard, namedTitle } from "../cards.js";
 
-const GROUPS = [
-  [/^(crop-field|farmstead)/, "estate", "green"],
-  [/^gold/, "gold", "gold"],
-  [/^(watch-tower|guard-tower|gate-tower|war-tower|dragon-tower)/, "tower", "black"],
-  [/^(fallow|meadow|pasture)/, "phase", "yellow"],
-  [/^(barn|mill|granary)/, "upgrade", "blue"],
-  [/^estate-flag/, "flag", "white"],
-];
+const STEPS = {
+  move: "Estate Move",
+  sacrifice: "Dragon Tower decision",
+  acquire: "Draw, buy or advance",
+  place: "Place a card",
+  over: "Game over",
+};
+const UPGRADE_KEYS = ["barn", "mill", "granary", "gate-tower", "war-tower", "dragon-tower"];
+const PHASE_KEYS = ["fallow", "meadow", "pasture"];
 
-function kindOf(id) {
-  for (const [re, kind, colour] of GROUPS) if (re.test(id)) return { kind, colour };
-  return { kind: "dragon", colour: "red" };
+export function faceKey(id) {
+  return typeof id === "string" ? id.replace(/-\d+$/, "") : id;
 }
 
-export function dfCard(id, opts = {}) {
-  const { kind, colour } = kindOf(id);
-  return namedCard(id, { kind, colour, ...opts });
+const faceOf = (ctx, id) => (ctx && ctx.face ? ctx.face(id) : null);
+const nameOf = (ctx, id) => (ctx && ctx.cardName ? ctx.cardName(id) : namedTitle(id));
+const isYou = (ctx, i) => (ctx.isYou ? ctx.isYou(i) : i === ctx.seat);
+const who = (ctx, i) => (ctx.who ? ctx.who(i) : (isYou(ctx, i) ? "You" : ctx.name(i)));
+// "You draw" / "Greedy bot 2 draws"
+const says = (ctx, i, you, they) => `${who(ctx, i)} ${isYou(ctx, i) ? you : they}`;
+// "your" / "Greedy bot 2's"
+const whose = (ctx, i) => (isYou(ctx, i) ? "your" : `${ctx.name(i)}'s`);
+const theirs = (ctx, i) => (isYou(ctx, i) ? "your" : "their");
+const statOf = (face, label) => (face?.stats || []).find((s) => s.label === label)?.value;
+
+function card(ctx, id, opts = {}) {
+  return faceCard(id, faceOf(ctx, id), opts);
+}
+
+function viewerSeat(ctx, view) {
+  if (ctx.seat !== null && ctx.seat !== undefined) return ctx.seat;
+  return view?.you ?? null;
+}
+
+// One pile of the common table: a card (its face, or a back), a visible label and count.
+function pileBox(ref, label, count, top, { note = null, playable = true } = {}) {
+  return el("div", { class: ["df-pile", !count && "df-empty"], "data-ref": playable ? ref : null, "aria-label": `${label}: ${count} left` },
+    top,
+    el("span", { class: "df-pile-label" }, label, " ", el("b", {}, String(count))),
+    note ? el("span", { class: "df-pile-note" }, note) : null);
+}
+
+function table(view, ctx) {
+  const supply = view.supply || {};
+  const callNote = supply.call_depth === null || supply.call_depth === undefined ? "no Dragon Call left"
+    : `Dragon Call: ${supply.call_depth} card${supply.call_depth === 1 ? "" : "s"} down`;
+  const piles = view.piles || {};
+  const pileCard = (key) => card(ctx, key, { small: true, ref: null });
+  const dragons = view.dragons || [];
+  return el("div", { class: "df-table" },
+    section("Supplies",
+      el("div", { class: "df-piles" },
+        pileBox("pile:common", "Common supply", supply.count ?? 0, cardBack("common supply", { small: true }), { note: callNote }),
+        pileBox("pile:gold", "Gold", view.gold_supply ?? 0, card(ctx, "gold", { small: true, ref: null })))),
+    section("Phases",
+      el("div", { class: "df-piles" }, PHASE_KEYS.filter((k) => k in piles).map((k) => pileBox(`pile:${k}`, titleCase(k), piles[k], pileCard(k))))),
+    section("Upgrades to buy",
+      el("div", { class: "df-piles" }, UPGRADE_KEYS.filter((k) => k in piles).map((k) => pileBox(`pile:${k}`, titleCase(k), piles[k], pileCard(k))))),
+    section(`Dragons to come (${dragons.length})`,
+      dragons.length ? el("div", { class: "df-row" }, dragons.map((id, i) => card(ctx, id, { small: true, ref: null, cls: i === 0 ? "df-next" : null,
+        extra: i === 0 ? el("span", { class: "df-badge" }, "next") : null })))
+        : el("p", { class: "empty-note" }, "Every dragon has been called.")));
 }
 
 function estate(p, view, ctx) {
-  const mine = p.seat === view.you;
+  const you = viewerSeat(ctx, view);
+  const mine = p.seat === you;
+  const pending = view.pending;
   const line = (p.line || []).map((id, i) => {
-    const node = dfCard(id, { small: true });
-    if (p.dragon && p.dragon.position === i) node.classList.add("dragon-here");
+    const dragonHere = p.dragon && p.dragon.position === i;
+    const extra = [el("span", { class: "df-pos", title: `place ${i + 1} from the flag` }, String(i + 1))];
+    if (dragonHere) extra.push(el("span", { class: "df-damage" }, `damage ${p.dragon.damage}/${p.dragon.strength}`));
+    const node = card(ctx, id, { small: true, extra });
+    if (dragonHere) node.classList.add("dragon-here");
+    if (pending && pending.tower === id) node.classList.add("df-pending");
     return node;
   });
-  return el("div", { class: ["seat-zone", mine && "mine", view.turn === p.seat && "acting"] },
-    el("h4", {}, ctx.name(p.seat), mine ? " (you)" : "", " ", stat("VP", p.victory_points)),
-    el("div", { class: "row" }, stat("estate", p.estate_power), stat("fortress", p.fortress_power), stat("gold", p.gold_power),
-      p.phase ? stat("phase", titleCase(p.phase)) : null),
-    p.dragon ? el("div", { class: "attack-banner" }, `${namedTitle(p.dragon.card)} (strength ${p.dragon.strength}) at card ${p.dragon.position + 1}, damage ${p.dragon.damage}`) : null,
-    el("div", { class: "estate-line" }, el("div", { class: "stat-label" }, "Estate Line"), line.length ? el("div", { class: "row cards line" }, line) : el("span", { class: "empty-note" }, "empty")),
-    el("div", { class: "hand" }, el("span", { class: "stat-label" }, mine ? "your hand" : `hand (${p.hand_count})`),
-      p.hand ? cardRow(p.hand, (id) => dfCard(id), { empty: "empty hand" })
-        : el("div", { class: "row cards" }, Array.from({ length: p.hand_count || 0 }, (_, i) => (p.hand_gold?.[i] ? dfCard(p.hand_gold[i], { small: true }) : cardBack("hidden card", { small: true }))))),
-    p.trophies?.length ? el("div", {}, el("span", { class: "stat-label" }, "trophies"), cardRow(p.trophies, (id) => dfCard(id, { small: true }))) : null,
-    Object.values(p.purchases || {}).some(Boolean) ? el("div", { class: "row" }, Object.entries(p.purchases).filter(([, n]) => n).map(([k, n]) => stat(titleCase(k), n))) : null);
+  const front = mine && view.step !== "over"
+    ? el("div", { class: "df-front", "data-ref": `front:${p.seat}`, "aria-label": "your Front Line: a new card enters here" }, "Front Line")
+    : el("div", { class: "df-front df-front-other", "aria-hidden": "true" }, "Front Line");
+  const handCards = p.hand
+    ? p.hand.map((id) => card(ctx, id, { small: !mine, cls: p.fresh_gold === id ? "df-fresh" : null,
+      extra: p.fresh_gold === id ? el("span", { class: "df-badge" }, "drawn this turn") : null }))
+    : Array.from({ length: p.hand_count || 0 }, (_, i) => (p.hand_gold?.[i] ? card(ctx, p.hand_gold[i], { small: true, ref: null }) : cardBack("hidden card", { small: true })));
+  const next = PHASE_KEYS[PHASE_KEYS.indexOf(p.phase) + 1] ?? (p.phase ? null : "fallow");
+  const nextFace = next ? faceOf(ctx, next) : null;
+  const bought = Object.entries(p.purchases || {}).filter(([, n]) => n);
+  return el("section", { class: ["seat-zone", "df-seat", mine && "mine", view.turn === p.seat && view.step !== "over" && "acting"], "aria-label": `${ctx.name(p.seat)}'s estate`, "data-seat": p.seat },
+    el("h4", {}, ctx.name(p.seat), mine ? " (you)" : "", view.turn === p.seat && view.step !== "over" ? el("span", { class: "df-turn" }, " · to play") : null),
+    el("div", { class: "row df-stats" },
+      stat("VP", p.victory_points), stat("Estate", p.estate_power), stat("Fortress", p.fortress_power), stat("Gold", p.gold_power),
+      stat("Phase", p.phase ? titleCase(p.phase) : "none"),
+      nextFace && mine ? el("span", { class: "df-next-phase" }, `${nextFace.name} needs ${statOf(nextFace, "Needs estate")} Estate, ${statOf(nextFace, "Needs fortress")} Fortress`) : null),
+    p.dragon ? el("p", { class: "attack-banner" }, `${nameOf(ctx, p.dragon.card)} is in this line at place ${p.dragon.position + 1}: damage ${p.dragon.damage} of ${p.dragon.strength}.`) : null,
+    el("div", { class: "df-line-box" },
+      el("span", { class: "stat-label" }, "Estate Line (flag → Front Line)"),
+      el("div", { class: "df-line" }, card(ctx, p.flag, { small: true, ref: null, cls: "df-flag" }), line, front)),
+    el("div", { class: "df-hand-box" },
+      el("span", { class: "stat-label" }, mine ? `Your hand (${p.hand_count})` : `Hand (${p.hand_count})`),
+      el("div", { class: ["df-hand", mine && "df-hand-mine"] }, handCards.length ? handCards : el("span", { class: "empty-note" }, "empty"))),
+    p.trophies?.length ? el("div", { class: "df-trophies" }, el("span", { class: "stat-label" }, "Dragons defeated"),
+      el("div", { class: "df-row" }, p.trophies.map((id) => card(ctx, id, { small: true, ref: null })))) : null,
+    bought.length ? el("div", { class: "row df-bought" }, el("span", { class: "stat-label" }, "Bought"), bought.map(([k, n]) => stat(titleCase(k), n))) : null);
+}
+
+function scores(view, ctx) {
+  if (!view.scores) return null;
+  return section("Final scores", el("table", { class: "scores" },
+    el("tr", {}, el("th", {}, "Player"), el("th", {}, "VP"), el("th", {}, "Estate bonus"), el("th", {}, "Fortress bonus"), el("th", {}, "Total")),
+    view.scores.map((s, i) => el("tr", {}, el("td", {}, ctx.name(i)), el("td", {}, s.victory_points), el("td", {}, s.estate_bonus), el("td", {}, s.fortress_bonus), el("td", {}, el("b", {}, s.total))))));
+}
+
+function linePlace(ctx, id) {
+  const v = ctx.view;
+  const seat = viewerSeat(ctx, v);
+  const line = v?.players?.[seat]?.line || [];
+  const at = line.indexOf(id);
+  return at >= 0 ? at + 1 : null;
+}
+
+function andList(items) {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 export default {
+  faceKey,
+
   render(view, ctx) {
+    const you = viewerSeat(ctx, view);
+    const players = view.players || [];
+    const mine = players.find((p) => p.seat === you) || null;
+    const others = players.filter((p) => p !== mine);
     return el("div", { class: "board dragon-fortress" },
-      el("div", { class: "info-bar" }, stat("step", view.step), view.turn !== null && view.turn !== undefined ? stat("turn", ctx.name(view.turn)) : null,
-        stat("turns played", view.turns_played), stat("supply", view.supply?.count),
-        view.supply?.call_depth !== null && view.supply?.call_depth !== undefined ? stat("dragon call in", view.supply.call_depth) : null,
-        stat("gold supply", view.gold_supply)),
-      section("Dragons to come", el("div", { class: "row cards" }, (view.dragons || []).map((id) => dfCard(id, { small: true })))),
-      view.pending ? el("div", { class: "note" }, `Dragon ${namedTitle(view.pending.dragon)} marching, ${view.pending.steps_left} steps left`) : null,
-      section("Piles", el("div", { class: "row" }, Object.entries(view.piles || {}).map(([k, n]) => el("span", { class: "pile-chip", "data-ref": k }, `${titleCase(k)} ${n}`)))),
-      el("div", { class: "seats" }, (view.players || []).map((p) => estate(p, view, ctx))),
-      view.scores ? section("Final scores", el("table", { class: "scores" },
-        el("tr", {}, el("th", {}, "seat"), el("th", {}, "VP"), el("th", {}, "estate bonus"), el("th", {}, "fortress bonus"), el("th", {}, "total")),
-        view.scores.map((s, i) => el("tr", {}, el("td", {}, ctx.name(i)), el("td", {}, s.victory_points), el("td", {}, s.estate_bonus), el("td", {}, s.fortress_bonus), el("td", {}, el("b", {}, s.total)))))) : null);
+      el("div", { class: "info-bar" },
+        stat("Step", STEPS[view.step] || view.step),
+        view.turn !== null && view.turn !== undefined && view.step !== "over" ? stat("Turn", ctx.name(view.turn)) : null,
+        stat("Turns played", view.turns_played)),
+      view.pending ? el("p", { class: "note df-pending-note" },
+        `${nameOf(ctx, view.pending.dragon)} passes over ${whose(ctx, view.turn)} Dragon Tower: sacrifice it to defeat the dragon, or spare it.`) : null,
+      scores(view, ctx),
+      mine ? el("div", { class: "df-seats" }, estate(mine, view, ctx)) : null,
+      table(view, ctx),
+      el("div", { class: "df-seats" }, others.map((p) => estate(p, view, ctx))));
   },
-  label(a) {
-    const n = (id) => namedTitle(id);
+
+  refs(a, ctx) {
+    const seat = viewerSeat(ctx, ctx.view);
     switch (a.type) {
-      case "stay": return "Stay";
-      case "draw": return `Draw from the ${a.pile} pile`;
-      case "place": return `Place ${n(a.card)} in your Estate Line`;
-      case "move": return `Move ${n(a.card)}`;
-      case "advance": return `Advance to ${titleCase(a.phase)}`;
-      case "purchase": return `Buy ${titleCase(a.card)}`;
+      case "move": return [a.card];
+      case "place": return [a.card, `front:${seat}`];
+      case "draw": return [`pile:${a.pile}`];
+      case "purchase": return [`pile:${a.card}`];
+      case "advance": return [`pile:${a.phase}`];
+      case "sacrifice": return ctx.view?.pending?.tower ? [ctx.view.pending.tower] : [];
+      default: return []; // stay, spare: the action bar
+    }
+  },
+
+  label(a, ctx) {
+    const pending = ctx.view?.pending;
+    switch (a.type) {
+      case "stay": return "Make no Estate Move";
+      case "move": {
+        const at = linePlace(ctx, a.card);
+        return at ? `Move ${nameOf(ctx, a.card)} from place ${at} to place ${at - 1}` : `Move ${nameOf(ctx, a.card)} one place toward the flag`;
+      }
+      case "sacrifice": return `Sacrifice the Dragon Tower to defeat ${pending ? nameOf(ctx, pending.dragon) : "the dragon"}`;
+      case "spare": return `Spare the Dragon Tower${pending ? ` (${nameOf(ctx, pending.dragon)} marches on)` : ""}`;
+      case "draw": return a.pile === "gold" ? "Draw a Gold" : "Draw from the common supply";
+      case "purchase": {
+        const face = faceOf(ctx, a.card);
+        const cost = statOf(face, "Cost");
+        return `Buy a ${face?.name || titleCase(a.card)}${cost !== undefined ? ` for ${cost} gold` : ""}`;
+      }
+      case "advance": return `Advance to ${faceOf(ctx, a.phase)?.name || titleCase(a.phase)}`;
+      case "place": return `Place ${nameOf(ctx, a.card)} at your Front Line`;
       default: return null;
     }
   },
+
+  describe(event, ctx) {
+    const text = sentence(event, ctx);
+    return typeof text === "string" ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  },
+
+  ending(view, outcome, ctx) {
+    const m = /^Seat (\d+) (.*)$/.exec(outcome?.reason || "");
+    let text = m ? `${who(ctx, Number(m[1]))} ${m[2]}.` : (outcome?.reason || "");
+    if (view?.scores?.length) {
+      const best = Math.max(...view.scores.map((s) => s.total));
+      const top = view.scores.map((s, i) => (s.total === best ? ctx.name(i) : null)).filter((x) => x !== null);
+      text += ` Best total: ${best} (${andList(top)}), counting victory points and the Estate and Fortress bonuses.`;
+    }
+    text = text.trim();
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  },
 };
+
+// One sentence per game event, from the viewer's seat (kinds/README.md); null leaves a
+// bookkeeping event out, undefined one this kind does not know.
+function sentence(event, ctx) {
+  const d = event.data || {};
+  const s = event.seat;
+  const n = (id) => nameOf(ctx, id);
+  switch (event.type) {
+    case "GameSetUp": {
+      const hands = d.hands || [];
+      const dealt = hands.map((h) => (Array.isArray(h) ? h.length : h));
+      const depth = Array.isArray(d.supply) ? d.supply.indexOf("dragon-call-01") : d.supply?.call_depth;
+      return `Each of the ${d.players ?? hands.length} players is dealt ${dealt[0] ?? 5} cards; the Dragon Call lies ${depth} cards down in the common supply.`;
+    }
+    case "EstateCardMoved": return `${says(ctx, s, "move", "moves")} ${n(d.card)} one place toward ${theirs(ctx, s)} flag.`;
+    case "EstateMoveForgone": return `${says(ctx, s, "make", "makes")} no Estate Move.`;
+    case "DragonAdvanced": return `${n(d.dragon)} advances in ${whose(ctx, s)} Estate Line, passing over ${n(d.passed)}.`;
+    case "CardRazed": return `${n(d.dragon)} burns ${whose(ctx, s)} ${n(d.card)}.`;
+    case "SacrificeOffered": return `${n(d.dragon)} passes over ${whose(ctx, s)} Dragon Tower, which may be sacrificed.`;
+    case "TowerSacrificed": return `${says(ctx, s, "sacrifice", "sacrifices")} ${theirs(ctx, s)} Dragon Tower to defeat ${n(d.dragon)}.`;
+    case "SacrificeDeclined": return `${says(ctx, s, "spare", "spares")} ${theirs(ctx, s)} Dragon Tower.`;
+    case "DragonDefeated": {
+      const how = d.damage === null || d.damage === undefined ? "" : ` with ${d.damage} damage`;
+      const vp = statOf(faceOf(ctx, d.dragon), "VP");
+      return `${says(ctx, s, "defeat", "defeats")} ${n(d.dragon)}${how}${vp !== undefined ? ` and ${isYou(ctx, s) ? "keep" : "keeps"} it for ${vp} VP` : ""}.`;
+    }
+    case "DragonFled":
+      if (d.to === null || d.to === undefined) return `${n(d.dragon)} flees ${whose(ctx, s)} Estate and leaves the game.`;
+      return `${n(d.dragon)} flees ${whose(ctx, s)} Estate to ${whose(ctx, d.to)} Front Line.`;
+    case "AcquireForgone": return `${says(ctx, s, "cannot", "cannot")} draw, buy or advance.`;
+    case "CommonCardDrawn": return d.card ? `${says(ctx, s, "draw", "draws")} ${n(d.card)}.` : `${says(ctx, s, "draw", "draws")} a card from the common supply.`;
+    case "GoldDrawn": return `${says(ctx, s, "draw", "draws")} a Gold.`;
+    case "DragonCalled": {
+      const back = d.call_returned_at === null || d.call_returned_at === undefined
+        ? " No dragon is left, so the Dragon Call leaves the game."
+        : d.call_returned_at === 0 ? " The Dragon Call goes back on top of the common supply."
+          : ` The Dragon Call goes back ${d.call_returned_at} card${d.call_returned_at === 1 ? "" : "s"} down.`;
+      return `${says(ctx, s, "draw", "draws")} the Dragon Call: ${n(d.dragon)} attacks ${whose(ctx, s)} Front Line.${back}`;
+    }
+    case "StructurePurchased": {
+      const paid = (d.paid || []).length;
+      return `${says(ctx, s, "buy", "buys")} a ${n(d.card)}${paid ? `, paying ${paid} gold` : ""}.`;
+    }
+    case "PhaseAdvanced": return `${says(ctx, s, "advance", "advances")} to ${n(d.card)}.`;
+    case "CardPlaced": return `${says(ctx, s, "place", "places")} ${n(d.card)} at ${theirs(ctx, s)} Front Line.`;
+    case "TurnPassed": return null; // the table shows whose turn it is
+    case "GameEnded": {
+      const why = d.reason === "terror"
+        ? `${says(ctx, s, "defeat", "defeats")} the Shadow Terror: the game ends.`
+        : `${says(ctx, s, "place", "places")} the last card from ${theirs(ctx, s)} hand: the game ends.`;
+      const gone = (d.dispersed || []).map(n);
+      return gone.length ? `${why} ${andList(gone)} ${gone.length === 1 ? "flees" : "flee"} unscored.` : why;
+    }
+    default: return undefined;
+  }
+}
