@@ -90,7 +90,7 @@ export function namedCard(id, { ref = id, title = null, kind = null, colour = nu
 }
 
 export function cardBack(label = "hidden card", { small = false } = {}) {
-  return el("div", { class: ["card", "back", small && "small"], title: label, "aria-label": label });
+  return el("div", { class: ["card", "back", small && "small"], role: "img", title: label, "aria-label": label });
 }
 
 export function pile(label, count, { top = null } = {}) {

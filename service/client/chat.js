@@ -42,7 +42,7 @@ export function chatPanel(gameId, ctx) {
     clear(tabs);
     for (const [channel, label] of Object.entries(CHANNELS)) {
       tabs.appendChild(el("button", {
-        type: "button", role: "tab", class: ["chip", "chat-tab"], "aria-selected": String(shown === channel), "aria-pressed": String(shown === channel), "data-channel": channel,
+        type: "button", role: "tab", class: ["chip", "chat-tab"], "aria-selected": String(shown === channel), "data-channel": channel,
         onclick: () => { show(channel); },
       }, label, unseen[channel] ? ` (${unseen[channel]})` : ""));
     }

@@ -7,6 +7,7 @@ import { ApiError, api, keepSeat, newKey, seatsHeld } from "./api.js";
 import { clear, el, humanize, toast } from "./dom.js";
 import { kindModule } from "./kinds/index.js";
 import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
+import { loadFaces } from "./faces.js";
 import { verifyRecord } from "./verify.js";
 
 // The events that begin a command: projections/table.py COMMAND_STARTS.
@@ -30,6 +31,7 @@ export async function showReplay(root, gameId, params) {
   try { game = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token }); } catch (e) { clear(root).appendChild(el("p", { class: "error" }, e.message)); return () => {}; }
   let events = [];
   try { events = await allEvents(gameId, token); } catch (e) { toast(e.message, "error"); }
+  await loadFaces(game.kind);
   const kind = kindModule(game.kind);
   const last = game.version;
   let version = Math.min(last, Math.max(1, Number(params.get("v")) || last));
@@ -93,8 +95,8 @@ export async function showReplay(root, gameId, params) {
     const ticket = ++drawing;
     // events to here
     clear(evBox);
-    const upto = events.filter((e) => e.version <= version && !(e.type === "ActionTaken" && !e.data?.action));
-    for (const e of upto.slice(-60)) evBox.appendChild(eventLine(e, game, kind));
+    const upto = events.filter((e) => e.version <= version).map((e) => eventLine(e, game, kind, null)).filter(Boolean);
+    for (const line of upto.slice(-60)) evBox.appendChild(line);
     evBox.scrollTop = evBox.scrollHeight;
     renderFork();
     if (historyMissing) return;

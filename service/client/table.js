@@ -9,6 +9,8 @@ import { chatPanel } from "./chat.js";
 import { copyButton } from "./account.js";
 import { clear, el, humanize } from "./dom.js";
 import { namedTitle } from "./cards.js";
+import { facesOf, loadFaces } from "./faces.js";
+import { reachable, wireBoard } from "./boardplay.js";
 import { kindModule } from "./kinds/index.js";
 import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
 import { toast } from "./dom.js";
@@ -31,32 +33,66 @@ function valueName(key, value, game) {
   return nameOf(value, { cardName: (id) => namedTitle(id), name: (i) => seatName(game.seats, i) });
 }
 
-export function makeCtx(game, view, actions = []) {
+export function makeCtx(game, view, actions = [], viewer = game.seat) {
+  const km = kindModule(game.kind);
+  const faces = facesOf(game.kind);
+  const name = (i) => seatName(game.seats, i);
+  const isYou = (i) => viewer !== null && viewer !== undefined && i === viewer;
   return {
     view,
     actions,
-    seat: game.seat,
+    seat: viewer ?? null,
     seats: game.seats,
-    name: (i) => seatName(game.seats, i),
-    cardName: (id) => namedTitle(id),
+    name,
+    isYou,
+    who: (i) => (isYou(i) ? "You" : name(i)),
+    face: (id) => faces[km.faceKey ? km.faceKey(id) : id] || null,
+    cardName: (id) => faces[km.faceKey ? km.faceKey(id) : id]?.name || namedTitle(id),
     valueName: (key, value) => valueName(key, value, game),
   };
 }
 
-export function eventLine(event, game, kind) {
-  const ctx = makeCtx(game, {});
-  const who = event.seat !== null && event.seat !== undefined ? seatName(game.seats, event.seat) : "table";
-  let text = lifecycleEventText(event, ctx.name, game) ?? (kind.describe ? kind.describe(event, ctx) : null);
-  if (text === null || text === undefined) {
-    if (event.type === "ActionTaken" && event.data?.action) text = (kind.label && kind.label(event.data.action, ctx)) || genericLabel(event.data.action, ctx);
-    else text = genericEventText(event, ctx);
+// The platform's own events in words; null leaves one out of the log.
+function platformSentence(event, ctx) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "GameCreated": return "The game is set up.";
+    case "ForkedFrom": return `This game is a fork of another, from its version ${d.version ?? "?"}.`;
+    case "SeatTaken": return `${d.name || ctx.name(d.seat)} sits at seat ${d.seat + 1}.`;
+    case "SeatClaimed": return null;
+    case "ActionTaken": return null; // the game's own events say what the action did
+    case "UndoRequested": return `${ctx.who(event.seat)} ${ctx.isYou(event.seat) ? "ask" : "asks"} to undo back to version ${d.to_version}.`;
+    case "UndoAnswered": return `${ctx.who(event.seat)} ${d.accept ? (ctx.isYou(event.seat) ? "agree" : "agrees") : (ctx.isYou(event.seat) ? "decline" : "declines")} to undo.`;
+    case "UndoExpired": return "The undo request expired.";
+    case "Rewound": return `Undone: the game is back at version ${d.to_version}.`;
+    default: return undefined;
   }
-  return el("li", { class: ["event", `actor-${event.actor}`], "data-version": event.version },
-    el("span", { class: "ev-version" }, `#${event.version}`), " ",
-    el("span", { class: "ev-who" }, who), " ",
-    el("span", { class: "ev-type" }, humanize(event.type)),
-    text ? el("span", { class: "ev-text" }, ` — ${text}`) : null,
-    event.actor === "timeout" ? el("small", { class: "timer-mark" }, " (by the turn timer)") : null);
+}
+
+// One line of the log: a sentence from the viewer's point of view (kinds/README.md),
+// or null for an event left out (bookkeeping). A game event its kind does not describe
+// is summed up generically and marked so (data-generic).
+export function eventLine(event, game, kind, viewer = game.seat) {
+  const ctx = makeCtx(game, {}, [], viewer);
+  let text = lifecycleEventText(event, ctx.name, game);
+  if (text) text = `${text}.`.replace(/\.\.$/, ".");
+  let generic = false;
+  if (text === null || text === undefined) text = platformSentence(event, ctx);
+  if (text === undefined && kind.describe) text = kind.describe(event, ctx);
+  if (text === undefined) {
+    generic = true;
+    const detail = genericEventText(event, ctx);
+    const who = event.seat !== null && event.seat !== undefined ? `${ctx.who(event.seat)}: ` : "";
+    text = `${who}${humanize(event.type).toLowerCase()}${detail ? ` (${detail})` : ""}.`;
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  if (text === null || text === "") return null;
+  return el("li", {
+    class: ["event", `actor-${event.actor}`, event.seat !== null && event.seat !== undefined && ctx.isYou(event.seat) && "mine"],
+    "data-version": event.version, "data-type": event.type, "data-seat": event.seat ?? "", "data-generic": generic ? "1" : null,
+  },
+  el("span", { class: "ev-text" }, text),
+  event.actor === "timeout" ? el("small", { class: "timer-mark" }, " (by the turn timer)") : null);
 }
 
 export async function allEvents(gameId, token, until = Infinity) {
@@ -120,6 +156,7 @@ export async function showTable(root, gameId, params) {
   let game = null;
   let events = [];
   let selected = null;
+  const boardState = { path: [] }; // what is selected on the board (boardplay.js)
   let busy = false;
   let stream = null;
   let refreshTimer = null;
@@ -145,7 +182,7 @@ export async function showTable(root, gameId, params) {
   const boardBox = el("div", { class: "board-box", "aria-live": "off" });
   const actionsBox = el("section", { class: "panel actions", "aria-label": "your actions" });
   const sideBox = el("div", { class: "side" });
-  const logList = el("ol", { class: "log", "aria-label": "event log" });
+  const logList = el("ol", { class: "log", "aria-label": "event log", tabindex: "0" });
   const chainNote = el("p", { class: "chain-status muted small", "data-testid": "chain", role: "status" }, "Checking the hash chain…");
   const logBox = el("section", { class: "panel log-panel" }, el("h3", {}, "Event log"), chainNote, logList);
   let chain = new LiveChain();
@@ -232,7 +269,7 @@ export async function showTable(root, gameId, params) {
       game.timeouts?.[s.seat] ? el("small", { class: "timer-mark", title: "moves the turn timer made for this seat" }, ` · ${game.timeouts[s.seat]} by the timer`) : null,
       game.clock ? el("span", { class: "clock", "data-testid": `clock-${s.seat}`, "data-seat": s.seat, role: "timer", "aria-label": `${seatName(game.seats, s.seat)}'s clock` }) : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
-        el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; restartStream(); } },
+        el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; boardState.path = []; restartStream(); } },
           heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
           el("option", { value: "", selected: seat === null }, "spectator"))) : null,
       el("p", { class: "whose-turn", role: "status" }, turnText(you))];
@@ -327,14 +364,14 @@ export async function showTable(root, gameId, params) {
     if (!legal.length) { actionsBox.appendChild(el("p", { class: "muted" }, game.status === "finished" ? "No more actions." : "Nothing to do until it is your turn.")); return; }
     const km = kind();
     const items = legal.map((a, i) => {
-      const refs = refsOf(a);
-      for (const extra of (km.refs ? km.refs(a, ctx) : [])) refs.add(extra);
-      return { a, i, refs, label: (km.label && km.label(a, ctx)) || genericLabel(a, ctx) };
+      const ordered = km.refs ? km.refs(a, ctx) : [...refsOf(a)];
+      const refs = new Set([...refsOf(a), ...ordered]);
+      return { a, i, refs, ordered, label: (km.label && km.label(a, ctx)) || genericLabel(a, ctx) };
     });
     const shown = selected ? items.filter((it) => it.refs.has(selected)) : items;
     if (selected) {
       actionsBox.appendChild(el("p", { class: "filter-note" }, `Actions with the selected ${selected.includes(":") ? "place" : "card"} (${shown.length}) `,
-        el("button", { type: "button", class: "link", onclick: () => { selected = null; render(); } }, "show all")));
+        el("button", { type: "button", class: "link", onclick: () => { selected = null; boardState.path = []; render(); } }, "show all")));
     }
     const groups = new Map();
     for (const it of shown) {
@@ -352,26 +389,15 @@ export async function showTable(root, gameId, params) {
     return items;
   }
 
+  // The board's own controls (boardplay.js): the fallback list shows what the selection uses.
   function wireRefs(items) {
-    const active = new Set();
-    for (const it of items || []) for (const r of it.refs) active.add(r);
-    for (const node of boardBox.querySelectorAll("[data-ref]")) {
-      const ref = node.dataset.ref;
-      if (!active.has(ref)) continue;
-      node.classList.add("playable");
-      if (ref === selected) node.classList.add("selected");
-      node.tabIndex = 0;
-      node.setAttribute("role", "button");
-      const pick = (ev) => {
-        ev.stopPropagation();
-        selected = selected === ref ? null : ref;
-        render();
-        const first = actionsBox.querySelector("button.action");
-        if (first && selected) first.focus();
-      };
-      node.addEventListener("click", pick);
-      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
-    }
+    if (!items || seat === null) return;
+    const board = boardBox.querySelector(".board");
+    if (!board) return;
+    wireBoard(boardBox, board, items.map((it) => ({ ...it, refs: it.ordered })), {
+      state: boardState, busy, onAct: act,
+      onSelect: (ref) => { selected = ref; render(); boardBox.querySelector(".board-menu .board-choice")?.focus(); },
+    });
   }
 
   function invitePanel() {
@@ -547,12 +573,11 @@ export async function showTable(root, gameId, params) {
           el("button", { type: "button", class: "secondary", onclick: () => answerUndo(pending.id, "decline") }, "Decline")));
       } else box.appendChild(el("p", { class: "muted" }, "Waiting for the other players to answer."));
     } else {
-      const mineActs = events.filter((e) => e.type === "ActionTaken" && e.seat === seat);
-      const lastMine = mineActs.length ? mineActs.at(-1).version : null;
-      if (lastMine !== null && lastMine > 1) {
-        box.appendChild(el("button", { type: "button", class: "secondary", "data-testid": "undo", onclick: () => requestUndo(lastMine - 1) }, "Ask to undo my last move"));
-        box.appendChild(el("p", { class: "muted small" }, "The other players must agree (bots do); nothing before a draw or other reveal can be undone."));
-      } else box.appendChild(el("p", { class: "muted" }, "You have no move to undo yet."));
+      const offer = game.undo_offer || { to_version: null, reason: "Undo is not available." };
+      if (offer.to_version) {
+        box.appendChild(el("button", { type: "button", class: "secondary", "data-testid": "undo", onclick: () => requestUndo(offer.to_version) }, "Ask to undo my last move"));
+        box.appendChild(el("p", { class: "muted small" }, "The other players must agree (bots do)."));
+      } else box.appendChild(el("p", { class: "muted", "data-testid": "undo-unavailable" }, offer.reason));
     }
     sideBox.appendChild(box);
   }
@@ -573,10 +598,22 @@ export async function showTable(root, gameId, params) {
       console.error(e);
       boardBox.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`));
     }
+    markArrivals();
     const items = renderActions(ctx);
     wireRefs(items);
     renderSide();
     showChain(chain.state);
+  }
+
+  // Cards that were not on the board at the last drawing come in with a short
+  // animation (not on the first drawing, nor with reduced motion asked for).
+  let drawnCards = null;
+  function markArrivals() {
+    const nodes = [...boardBox.querySelectorAll("[data-ref], [data-card]")];
+    const key = (n) => n.dataset.card || n.dataset.ref;
+    const now = new Set(nodes.map(key));
+    if (drawnCards) for (const n of nodes) if (!drawnCards.has(key(n))) n.classList.add("arrived");
+    drawnCards = now;
   }
 
   async function act(action) {
@@ -588,6 +625,7 @@ export async function showTable(root, gameId, params) {
         method: "POST", token: token(), body: { action, expected_version: game.version }, headers: { "Idempotency-Key": newKey() },
       });
       selected = null;
+      boardState.path = [];
       composerPicks.clear();
     } catch (e) {
       if (e.code === "stale_version") toast("The table moved on; here is the new position.");
@@ -653,8 +691,8 @@ export async function showTable(root, gameId, params) {
     events.sort((a, b) => a.version - b.version);
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 30;
     for (const e of fresh) {
-      if (e.type === "ActionTaken" && !e.data?.action) continue;
-      logList.appendChild(eventLine(e, game, kind()));
+      const line = eventLine(e, game, kind(), seat);
+      if (line) logList.appendChild(line);
     }
     while (logList.children.length > 400) logList.removeChild(logList.firstChild);
     if (atBottom) logList.scrollTop = logList.scrollHeight;
@@ -673,6 +711,7 @@ export async function showTable(root, gameId, params) {
 
   async function boot() {
     await load();
+    if (game) { await loadFaces(game.kind); render(); }
     if (!game) return;
     try { addEvents(await allEvents(gameId, token())); } catch (e) { toast(e.message, "error"); }
     renderSide(); // the undo panel reads the log, which the first drawing did not have yet

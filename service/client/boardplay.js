@@ -1,0 +1,123 @@
+// Play on the board: every legal action is reached by clicking what it uses. An
+// action's refs (the kind's `refs`, kinds/README.md) are the board elements a player
+// picks in order: the first is selected (a card in hand, a place), the rest are its
+// targets. Selecting highlights the targets and dims the rest, and a menu by the
+// selection names every action that goes on from there; a target that leaves one
+// action plays it. Actions that use nothing on the board sit on the board's action bar.
+// The table's action list stays as the keyboard fallback.
+
+import { el } from "./dom.js";
+
+const MENU_MAX = 14;
+
+// Each item: {a, i, refs: [ref, ...], label}. Refs past the first one not drawn on the
+// board are dropped, so every action stays reachable from what is drawn.
+export function reachable(items, board) {
+  const drawn = new Set([...board.querySelectorAll("[data-ref]")].map((n) => n.dataset.ref));
+  return items.map((it) => {
+    const refs = [];
+    for (const r of it.refs) { if (!drawn.has(r)) break; refs.push(r); }
+    return { ...it, refs };
+  });
+}
+
+const startsWith = (refs, path) => path.length <= refs.length && path.every((r, k) => refs[k] === r);
+
+// `state` lives across drawings ({path: [...]}) ; `onAct(action)` sends one.
+export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }) {
+  box.querySelector(".board-bar")?.remove();
+  box.querySelector(".board-menu")?.remove();
+  const items = reachable(rawItems, board);
+  let candidates = items.filter((it) => it.refs.length && startsWith(it.refs, state.path));
+  if (state.path.length && !candidates.length) { state.path = []; candidates = items.filter((it) => it.refs.length); }
+
+  const bar = items.filter((it) => !it.refs.length);
+  if (bar.length) {
+    box.prepend(el("div", { class: "board-bar", role: "toolbar", "aria-label": "moves on the table", "data-testid": "board-bar" },
+      bar.map((it) => choiceButton(it, busy, onAct))));
+  }
+
+  const byRef = new Map();
+  for (const node of board.querySelectorAll("[data-ref]")) {
+    if (!byRef.has(node.dataset.ref)) byRef.set(node.dataset.ref, []);
+    byRef.get(node.dataset.ref).push(node);
+  }
+  const depth = state.path.length;
+  const next = new Map(); // ref -> the action types it leads to
+  for (const it of candidates) {
+    if (it.refs.length <= depth) continue;
+    const r = it.refs[depth];
+    if (!next.has(r)) next.set(r, new Set());
+    next.get(r).add(it.a.type);
+  }
+  if (depth) board.classList.add("choosing");
+
+  const select = (ref, ev) => {
+    ev.stopPropagation();
+    ev.preventDefault();
+    const at = state.path.indexOf(ref);
+    if (at >= 0) state.path = state.path.slice(0, at); // picking a chosen one again steps back
+    else if (depth && next.has(ref)) state.path = [...state.path, ref];
+    else state.path = [ref];
+    const left = items.filter((it) => it.refs.length && startsWith(it.refs, state.path));
+    const done = left.filter((it) => it.refs.length === state.path.length);
+    if (state.path.length > 1 && left.length === 1 && done.length === 1 && !busy) {
+      state.path = [];
+      onAct(done[0].a);
+      return;
+    }
+    onSelect(state.path[0] ?? null);
+  };
+
+  for (const [ref, nodes] of byRef) {
+    const chosen = state.path.includes(ref);
+    const target = next.has(ref);
+    const starts = !depth ? next.has(ref) : items.some((it) => it.refs[0] === ref);
+    for (const node of nodes) {
+      if (chosen) node.classList.add("selected");
+      if (depth && target) node.classList.add("target");
+      if (depth && !target && !chosen) node.classList.add("dimmed");
+      if (!(target || chosen || starts)) continue;
+      node.classList.add("playable");
+      node.dataset.actionTypes = [...(next.get(ref) || new Set(items.filter((it) => it.refs[0] === ref).map((it) => it.a.type)))].join(" ");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      if (chosen) node.setAttribute("aria-pressed", "true");
+      node.addEventListener("click", (ev) => select(ref, ev));
+      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") select(ref, ev); });
+    }
+  }
+
+  if (!depth) return;
+  const anchor = byRef.get(state.path.at(-1))?.[0];
+  const complete = candidates.filter((it) => it.refs.length === depth);
+  const further = candidates.filter((it) => it.refs.length > depth);
+  const listed = [...complete, ...further].slice(0, MENU_MAX);
+  const cancel = () => { state.path = []; onSelect(null); };
+  const menu = el("div", { class: "board-menu", role: "menu", "aria-label": "what to do with the selection", "data-testid": "board-menu",
+    onkeydown: (ev) => { if (ev.key === "Escape") { ev.stopPropagation(); cancel(); } } },
+  listed.map((it) => choiceButton(it, busy, onAct, "menuitem")),
+  further.length ? el("p", { class: "board-menu-note" }, candidates.length > MENU_MAX
+    ? `${candidates.length - listed.length} more: pick a highlighted target on the board.` : "Or pick a highlighted target on the board.") : null,
+  el("button", { type: "button", class: "link board-cancel", role: "menuitem", onclick: cancel }, "Cancel"));
+  box.appendChild(menu);
+  place(menu, anchor, box);
+}
+
+function choiceButton(it, busy, onAct, role = null) {
+  return el("button", {
+    type: "button", class: "board-choice", role, disabled: busy, "data-action-index": it.i, "data-action-type": it.a.type,
+    onclick: (ev) => { ev.stopPropagation(); onAct(it.a); },
+  }, it.label);
+}
+
+// Under the selected element, kept inside the board's box.
+function place(menu, anchor, box) {
+  if (!anchor) return;
+  const outer = box.getBoundingClientRect();
+  const at = anchor.getBoundingClientRect();
+  const width = Math.min(menu.offsetWidth || 240, outer.width);
+  const left = Math.max(0, Math.min(at.left - outer.left + box.scrollLeft, outer.width - width + box.scrollLeft));
+  menu.style.left = `${left}px`;
+  menu.style.top = `${at.bottom - outer.top + box.scrollTop + 4}px`;
+}

@@ -1,0 +1,133 @@
+"""Drivers the e2e tests share: a game played only by clicking the board (what
+``service/client/boardplay.js`` draws: the board's elements, the menu by a selection
+and the action bar; never the fallback list), the log read as sentences, the page's
+width on a phone, and axe-core's accessibility check."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+# What the page offers now: the outcome, or the board's controls (a menu first).
+STATE = """() => {
+  if (document.querySelector('.panel.outcome')) return 'over';
+  if (document.querySelector('.board-menu .board-choice:not([disabled])')) return 'menu';
+  if (document.querySelector('.board-bar .board-choice:not([disabled]), .board [data-ref].playable')) return 'board';
+  return false;
+}"""
+
+# Tags each control the board offers now with data-e2e=<n>; answers [n, action types].
+OFFERS = """(where) => {
+  document.querySelectorAll('[data-e2e]').forEach((n) => n.removeAttribute('data-e2e'));
+  const nodes = where === 'menu'
+    ? [...document.querySelectorAll('.board-menu .board-choice:not([disabled])')]
+    : [...document.querySelectorAll('.board-bar .board-choice:not([disabled]), .board [data-ref].playable')];
+  return nodes.map((n, i) => {
+    n.dataset.e2e = String(i);
+    const types = n.dataset.actionType || n.dataset.actionTypes || '';
+    return [i, types.split(' ').filter(Boolean), n.textContent.trim().slice(0, 80)];
+  });
+}"""
+
+
+def wait_for_board(page: Any, timeout: float = 30_000) -> str:
+    """'over', 'menu' or 'board', once the page offers one."""
+    return str(page.wait_for_function(STATE, timeout=timeout).json_value())
+
+
+def _rank(types: Sequence[str], prefer: Sequence[str]) -> int:
+    ranks = [prefer.index(t) for t in types if t in prefer]
+    return min(ranks) if ranks else len(prefer)
+
+
+def board_move(page: Any, prefer: Sequence[str] = (), rng: random.Random | None = None) -> str | None:
+    """One click on the board: in the open menu if there is one, else on the action bar
+    or a playable element, choosing by action type in ``prefer`` order (ties at random).
+    Answers what was clicked (its text), or None when the page offers nothing yet."""
+    rng = rng or random.Random(0)
+    where = page.evaluate(STATE)
+    if where not in ("menu", "board"):
+        return None
+    offers = page.evaluate(OFFERS, where)
+    if not offers:
+        return None
+    best = min(_rank(types, prefer) for _, types, _ in offers)
+    index, _, text = rng.choice([o for o in offers if _rank(o[1], prefer) == best])
+    try:
+        page.locator(f'[data-e2e="{index}"]').click(timeout=3_000)
+    except Exception:  # the table was drawn again under the pointer: look again
+        return None
+    return str(text)
+
+
+def play_on_board(
+    page: Any, prefer: Sequence[str] = (), limit: int = 800, seed: int = 0, shot: Any = None, shot_at: int = 20
+) -> int:
+    """Clicks on the board until the outcome shows; answers the clicks made. ``shot``
+    (a path) saves a screenshot of the table after ``shot_at`` clicks."""
+    rng = random.Random(seed)
+    for clicks in range(limit):
+        if wait_for_board(page) == "over":
+            return clicks
+        board_move(page, prefer, rng)
+        if shot is not None and clicks == shot_at:
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(shot), full_page=False)
+    raise AssertionError(f"no outcome after {limit} clicks on the board")
+
+
+NUMBERED_FROM_0 = re.compile(r"\b(seat|fort|fortress|player|die|dice|row|column|col|position|slot)\s*:?\s*#?0\b", re.I)
+KEY_VALUE = re.compile(r"\b[a-z_]+: (\d|[a-z]+\b(?! [a-z]))")
+
+
+def log_lines(page: Any) -> list[dict[str, Any]]:
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('.log .event')].map((n) => ({
+                 text: n.querySelector('.ev-text')?.textContent || '', type: n.dataset.type,
+                 generic: n.dataset.generic === '1', version: Number(n.dataset.version) }))"""
+        )
+    )
+
+
+def assert_log_in_sentences(page: Any, minimum: int = 5) -> list[str]:
+    """Every line of the log is a sentence its kind wrote (none summed up generically),
+    starting with a capital and ending with a stop, with no seat, fort or die numbered
+    from 0 and no "key: value" bookkeeping. Answers the lines."""
+    lines = log_lines(page)
+    assert len(lines) >= minimum, f"only {len(lines)} lines in the log"
+    problems = []
+    for line in lines:
+        text = line["text"].strip()
+        if line["generic"]:
+            problems.append(f"not described by its kind ({line['type']}): {text}")
+        elif not re.match(r"^[A-Z0-9\"'(“]", text) or not re.search(r"[.!?)”\"]$", text):
+            problems.append(f"not a sentence ({line['type']}): {text}")
+        elif NUMBERED_FROM_0.search(text):
+            problems.append(f"numbered from 0 ({line['type']}): {text}")
+        elif "—" in text or KEY_VALUE.search(text):
+            problems.append(f"bookkeeping, not words ({line['type']}): {text}")
+    assert not problems, "\n".join(problems[:20])
+    return [line["text"] for line in lines]
+
+
+def overflow_at_phone_width(page: Any, width: int = 390) -> int:
+    """How many pixels wider than a phone of ``width`` the page is (0: it fits)."""
+    page.set_viewport_size({"width": width, "height": 844})
+    page.wait_for_timeout(300)
+    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def serious_violations(page: Any, context: str | None = None) -> list[str]:
+    """axe-core's serious and critical accessibility violations on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=context)
+    found = []
+    for violation in results.response.get("violations", []):
+        if violation.get("impact") in ("serious", "critical"):
+            targets = [", ".join(node.get("target", [])) for node in violation.get("nodes", [])][:5]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found
