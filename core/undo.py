@@ -57,7 +57,7 @@ class Undo(Commands):
             events.append(NewEvent("Rewound", {"to_version": request.to_version, "request": request_id}))
         return self.append_system(table, events)
 
-    def undo_offer(self, table: Table, seat: int) -> dict[str, object]:
+    def undo_offer(self, table: Table, seat: int, now: datetime) -> dict[str, object]:
         """Whether ``seat`` could ask to undo its last move now, so a client offers undo
         only when the request can succeed: ``{"to_version": n}`` (the version before that
         move), or ``{"to_version": None, "reason": ...}`` in words. Reads the log from
@@ -66,7 +66,7 @@ class Undo(Commands):
             return {"to_version": None, "reason": "Only a game in play can be undone."}
         if table.seats[seat].left is not None:
             return {"to_version": None, "reason": "Your seat has left the game."}
-        if table.undo is not None:
+        if table.undo is not None and stamp(now) < table.undo.expires_at:
             return {"to_version": None, "reason": "An undo request is already waiting for answers."}
         moves: list[int] = []
         for envelope in self.store.read(table.game_id, after=table.last_irreversible):

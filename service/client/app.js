@@ -10,6 +10,7 @@ import { showReplay } from "./replay.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./players.js";
 import { startNotices } from "./notify.js";
+import { showRules } from "./rules.js";
 
 const main = document.getElementById("main");
 let leave = null;
@@ -33,6 +34,7 @@ async function route() {
   else if (parts[0] === "join" && parts[1]) left = await showJoin(box, parts[1], Number(parts[2]), parts[3] || "");
   else if (parts[0] === "leaderboards") left = await showLeaderboard(box, parts[1] || null);
   else if (parts[0] === "players" && parts[1]) left = await showProfile(box, parts[1]);
+  else if (parts[0] === "rules") left = await showRules(box, parts[1] || null);
   else left = await showLobby(box);
   if (mine !== generation) {
     try { if (left) left(); } catch (_) { /* already gone */ }

@@ -258,7 +258,8 @@ export async function showTable(root, gameId, params) {
         timeControlText(game) ? el("span", { class: "pill", "data-testid": "time-control" }, timeControlText(game)) : null,
         game.unlisted ? el("span", { class: "pill" }, "unlisted") : null,
         game.rematch_of ? el("a", { href: `#/game/${encodeURIComponent(game.rematch_of)}`, "data-testid": "rematch-of" }, "rematch of the last game") : null,
-        game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null),
+        game.status === "finished" ? el("a", { class: "button", href: `#/replay/${gameId}` }, "Open replay") : null,
+        el("a", { href: `#/rules/${encodeURIComponent(game.kind)}`, "data-testid": "how-to-play" }, "How to play")),
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
         class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner", s.left && "left"],
         "data-seat": s.seat,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context
@@ -42,7 +43,7 @@ def game_body(table: Table, seat: int | None) -> dict[str, Any]:
     link = platform().vault.rematch(table.game_id) if table.status == "finished" else None
     out["rematch"] = None if link in (None, platform().vault.PENDING) else link
     out["view"] = board(table, seat)
-    out["undo_offer"] = platform().handler.undo_offer(table, seat) if seat is not None else None
+    out["undo_offer"] = platform().handler.undo_offer(table, seat, datetime.now(UTC)) if seat is not None else None
     if table.status == "active" and seat is not None and seat in table.to_act() and table.seats[seat].left is None:
         out["legal_actions"] = table.game.legal_actions(table.state, seat)
     else:
