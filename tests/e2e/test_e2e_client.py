@@ -2,12 +2,11 @@
 against a running ``tablestream serve``: a game of each kind against bots, two of
 them played to the end by clicking, the replay with its audit, and a fork.
 
-Screenshots land in test-output/ (one per kind). With TABLESTREAM_DOCS_SCREENSHOT=1
-the table in play is also saved as docs/table.png for the README."""
+Screenshots land in test-output/ (one per kind); the README's come from each kind's
+board test (test_e2e_board_*.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
@@ -97,16 +96,13 @@ def click_action(page: Any, kind: str) -> None:
         pass
 
 
-def play_to_the_end(page: Any, kind: str, limit: int = 400, docs_shot: Path | None = None) -> int:
+def play_to_the_end(page: Any, kind: str, limit: int = 400) -> int:
     clicks = 0
     while clicks < limit:
         if wait_ready(page) == "over":
             return clicks
         click_action(page, kind)
         clicks += 1
-        if docs_shot is not None and clicks == 24:
-            page.wait_for_timeout(400)
-            page.screenshot(path=str(docs_shot), full_page=False)
     raise AssertionError(f"{kind}: no end after {limit} clicks")
 
 
@@ -146,11 +142,7 @@ def test_play_to_the_end_then_replay_audit_and_fork(
         playable.first.click()
         page.wait_for_selector(".filter-note")
         page.click(".filter-note button")
-    docs = Path(__file__).resolve().parents[2] / "docs" / "table.png"
-    shoot_docs = kind == "fortress-siege" and os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1"
-    if shoot_docs:
-        docs.parent.mkdir(exist_ok=True)
-    clicks = play_to_the_end(page, kind, docs_shot=docs if shoot_docs else None)
+    clicks = play_to_the_end(page, kind)
     page.wait_for_selector(".panel.outcome")
     assert "Seed revealed" in page.locator(".panel.outcome").inner_text()
     # Every event's hash was checked as it arrived, up to the last.
@@ -191,7 +183,7 @@ def test_other_kinds_render_and_take_an_action(page: Any, output: Path, kind: st
     # By keyboard: focus an action and press Enter, until the log shows the seat's own
     # action (a bot acting at the same moment makes the first try stale: the client
     # then shows the new position and the player chooses again).
-    mine = page.locator(".log .event.actor-human", has_text="Action taken")
+    mine = page.locator(".log .event.mine")
     for _ in range(5):
         wait_ready(page)
         wanted = page.locator('.actions button.action[data-action-type="stay"]:not([disabled])')
@@ -208,7 +200,7 @@ def test_other_kinds_render_and_take_an_action(page: Any, output: Path, kind: st
     if kind == "dragon-fortress":
         # "Stay" reveals nothing, so it can be undone; the bots agree at once.
         page.click("[data-testid=undo]")
-        page.locator(".log .event", has_text="Rewound").first.wait_for(timeout=10_000)
+        page.locator('.log .event[data-type="Rewound"]').first.wait_for(timeout=10_000)
     page.wait_for_timeout(300)
     page.screenshot(path=str(output / f"{kind}.png"), full_page=True)
 
@@ -236,7 +228,7 @@ def test_an_undo_asked_by_one_human_is_accepted_by_the_other(page: Any, output: 
     create_game(page, "dragon-fortress", 3, humans=2)
     wait_ready(page)
     page.locator('.actions button.action[data-action-type="stay"]').first.click()
-    page.locator(".log .event.actor-human", has_text="Action taken").first.wait_for(timeout=10_000)
+    page.locator(".log .event.mine").first.wait_for(timeout=10_000)
     page.click("[data-testid=undo]")
     page.locator(".undo", has_text="asks to undo").wait_for(timeout=10_000)
     assert page.locator(".undo button", has_text="Accept undo").count() == 0, "the asker cannot answer itself"
@@ -244,7 +236,7 @@ def test_an_undo_asked_by_one_human_is_accepted_by_the_other(page: Any, output: 
     accept = page.locator(".undo button", has_text="Accept undo")
     accept.wait_for(timeout=10_000)
     accept.click()
-    page.locator(".log .event", has_text="Rewound").first.wait_for(timeout=10_000)
+    page.locator('.log .event[data-type="Rewound"]').first.wait_for(timeout=10_000)
     page.screenshot(path=str(output / "undo-accepted.png"), full_page=True)
 
 
@@ -258,5 +250,5 @@ def test_the_actions_are_reached_with_the_tab_key(page: Any) -> None:
         page.keyboard.press("Tab")
         presses += 1
     page.keyboard.press("Enter")
-    page.locator(".log .event.actor-human", has_text="Action taken").first.wait_for(timeout=10_000)
+    page.locator(".log .event.mine").first.wait_for(timeout=10_000)
     print(f"\nkeyboard: the first action is {presses} Tab presses from the start of the main content")

@@ -77,8 +77,9 @@ def create(page: Any, second: str, clock: tuple[str, str] | None = None, turn: t
 
 
 def log_line(page: Any, event_type: str, log: str = ".log") -> Any:
-    """The line of the event log whose type reads ``event_type`` (as "Flag fell")."""
-    return page.locator(f"{log} .event").filter(has=page.locator(".ev-type", has_text=re.compile(f"^{event_type}$")))
+    """The line of the event log of an event of type ``event_type`` (as "Flag fell": FlagFell)."""
+    name = "".join(word.capitalize() for word in event_type.split())
+    return page.locator(f'{log} .event[data-type="{name}"]')
 
 
 def test_a_clock_ticks_and_a_resignation_ends_the_game_with_the_winner_named(page: Any, server: str) -> None:
@@ -222,7 +223,7 @@ def test_in_a_game_of_three_a_seat_that_resigns_leaves_and_play_goes_on(page: An
     resigned = int(log_line(page, "Resigned").get_attribute("data-version") or "")
     page.wait_for_function(
         """(after) => [...document.querySelectorAll('.log .event')].some((line) =>
-             Number(line.dataset.version) > after && line.querySelector('.ev-who').textContent === 'Tess')""",
+             Number(line.dataset.version) > after && line.dataset.seat === '0')""",
         arg=resigned,
     )
     expect(page.locator(".seat-chip.winner", has_text="Tess")).to_have_count(0)
