@@ -126,12 +126,12 @@ function seatZone(h, view, ctx) {
   if (view.first_player === h.seat && view.phase !== "choose_first") notes.push(el("span", { class: "fr-tag" }, "first player"));
   return el("div", { class: ["seat-zone", "fr-seat", mine && "mine", acting && "acting", target && "fr-target"], "data-seat": h.seat },
     el("h4", { class: "fr-seat-head" },
-      el("span", { class: "fr-seat-name", "data-ref": seatRef(h.seat) }, ctx.name(h.seat), mine ? " (you)" : ""),
+      el("span", { class: "fr-seat-name", "data-ref": view.phase === "choose_first" ? seatRef(h.seat) : null }, ctx.name(h.seat), mine ? " (you)" : ""),
       " ", stat("score", view.scores?.[h.seat] ?? 0), " ", stat("cards", h.count ?? (h.cards || []).length), " ", notes),
     handLine(h, view, ctx),
     captured.length
       ? el("div", { class: "fr-captured" }, el("span", { class: "stat-label" }, "captured royals"),
-        el("div", { class: "row cards" }, captured.map((id) => faceUp(id, ctx, { ref: `captured:${id}`, small: true, points: "captured", where: `captured by ${ctx.name(h.seat)}` }))))
+        el("div", { class: "row cards" }, captured.map((id) => faceUp(id, ctx, { ref: null, small: true, points: "captured", where: `captured by ${ctx.name(h.seat)}` }))))
       : null);
 }
 
@@ -163,7 +163,7 @@ function firstDraws(view, ctx) {
   if (!view.first_draws?.length) return null;
   return el("section", { class: "zone fr-first-draws" }, el("h3", {}, "Draws for first player"),
     view.first_draws.map((draw, k) => el("div", { class: "row fr-draw" }, el("span", { class: "stat-label" }, `draw ${k + 1}`),
-      draw.map((id, seat) => (id === null ? null : el("span", { class: "fr-drawn-by" }, faceUp(id, ctx, { small: true, ref: `first:${k}:${id}` }), " ", ctx.name(seat)))))));
+      draw.map((id, seat) => (id === null ? null : el("span", { class: "fr-drawn-by" }, faceUp(id, ctx, { small: true, ref: null }), " ", ctx.name(seat)))))));
 }
 
 function pointsTable(view, ctx) {
@@ -208,10 +208,10 @@ export default {
       text ? el("p", { class: "fr-prompt" }, text) : null,
       el("div", { class: "row piles fr-piles" },
         pile("deck", view.deck),
-        pile("discard", (view.discard || []).length, { top: view.discard?.length ? faceUp(view.discard.at(-1), ctx, { small: true, ref: "discard" }) : null }),
+        pile("discard", (view.discard || []).length, { top: view.discard?.length ? faceUp(view.discard.at(-1), ctx, { small: true, ref: null }) : null }),
         view.set_aside_count ? pile("set aside", view.set_aside_count) : null,
         drawn ? el("div", { class: "fr-drawn" }, el("span", { class: "stat-label" }, ctx.isYou(drawn.seat) ? "you drew" : `${ctx.name(drawn.seat)} drew`),
-          drawn.card ? faceUp(drawn.card, ctx, { ref: "drawn" }) : hiddenCard("the drawn card")) : null),
+          drawn.card ? faceUp(drawn.card, ctx, { ref: null }) : hiddenCard("the drawn card")) : null),
       view.round_end ? el("p", { class: "fr-round-end" }, `Round ${view.round} is over because ${reasonWords(view.round_end, ctx)}.`) : null,
       firstDraws(view, ctx),
       el("div", { class: "fr-seats" }, ordered.map((h) => seatZone(h, view, ctx))),
