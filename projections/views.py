@@ -21,11 +21,12 @@ from projections.table import PLATFORM_EVENTS, Table, public_options
 
 
 def board(table: Table, seat: int | None) -> dict[str, Any]:
-    """``seat``'s view; once the game is over, with every hand shown (the seed is out,
-    so nothing is secret any more, and a spectator wants to see how it ended)."""
+    """``seat``'s view, with its ``kind`` (the contract's View tells kinds apart by it);
+    once the game is over, with every hand shown (the seed is out, so nothing is secret
+    any more, and a spectator wants to see how it ended)."""
     if table.status == "finished":
-        return table.game.final_view(table.state, seat)
-    return table.game.view(table.state, seat)
+        return {"kind": table.kind, **table.game.final_view(table.state, seat)}
+    return {"kind": table.kind, **table.game.view(table.state, seat)}
 
 
 def shown_data(game: Game, type_: str, event_seat: int | None, data: Mapping[str, Any], seat: int | None) -> Any:
