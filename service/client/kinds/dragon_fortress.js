@@ -3,7 +3,7 @@
 // card id without its copy number), so its numbers and ability are on the board.
 
 import { el, section, stat, titleCase } from "../dom.js";
-import { cardBack, faceCard, namedTitle } from "../cards.js";
+import { faceCard, namedTitle } from "../cards.js";
 
 const STEPS = {
   move: "Estate Move",
@@ -29,6 +29,11 @@ const says = (ctx, i, you, they) => `${who(ctx, i)} ${isYou(ctx, i) ? you : they
 const whose = (ctx, i) => (isYou(ctx, i) ? "your" : `${ctx.name(i)}'s`);
 const theirs = (ctx, i) => (isYou(ctx, i) ? "your" : "their");
 const statOf = (face, label) => (face?.stats || []).find((s) => s.label === label)?.value;
+
+// A face-down card (a hidden hand card, the common supply), named for screen readers.
+function cardBack(label, { small = false } = {}) {
+  return el("div", { class: ["card", "back", small && "small"], role: "img", title: label, "aria-label": label });
+}
 
 function card(ctx, id, opts = {}) {
   return faceCard(id, faceOf(ctx, id), opts);

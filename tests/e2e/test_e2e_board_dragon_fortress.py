@@ -1,0 +1,139 @@
+"""Dragon Fortress in a real browser, played only by clicking the board: a human against
+two random bots from the lobby to the outcome (three players, the smallest table; the kind
+has no option that shortens a fair game). The first turn is played by hand: no Estate Move
+(the action bar), a draw (the common supply pile, then the menu), a card of the hand placed
+by clicking it and then the Front Line slot. Every card face on the board shows the
+numbers of the kind's card faces; the log reads in sentences from the viewer's seat; once
+the game is over every hand is shown; the table fits a phone and axe finds nothing
+serious. With TABLESTREAM_DOCS_SCREENSHOT=1 a mid-game table is saved as
+docs/tables/dragon-fortress.png."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.board import (
+    assert_log_in_sentences,
+    overflow_at_phone_width,
+    play_on_board,
+    serious_violations,
+    wait_for_board,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+KIND = "dragon-fortress"
+ROOT = Path(__file__).resolve().parents[2]
+# The fewest clicks a turn: no Estate Move, a purchase or an advance (which end the turn)
+# before a draw, then the placement; a Dragon Tower is always sacrificed.
+PREFER = ("sacrifice", "advance", "purchase", "stay", "place", "draw", "spare", "move")
+
+# The numbers on every card face the board shows: its id and each chip's label and value.
+SHOWN_FACES = """() => [...document.querySelectorAll('.board.dragon-fortress .card.face[data-card]')].map((n) => ({
+  id: n.dataset.card,
+  chips: [...n.querySelectorAll('.face-stat')].map((c) => [c.title, c.querySelector('b').textContent]),
+}))"""
+CARDS = "() => fetch('/v1/kinds/dragon-fortress/cards').then((r) => r.json())"
+
+
+def face_key(card: str) -> str:
+    return re.sub(r"-\d+$", "", card)
+
+
+def create_game(page: Any) -> None:
+    page.goto("/")
+    page.select_option("#kind", KIND)
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.select_option('[data-seat-type="0"]', "human")
+    page.fill('input[name="name-0"]', "Tess")
+    for seat in (1, 2):
+        page.select_option(f'[data-seat-type="{seat}"]', "bot")
+        page.select_option(f'[data-seat-level="{seat}"]', "random")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
+    page.wait_for_selector(".board.dragon-fortress", timeout=15_000)
+
+
+def check_faces(page: Any, cards: dict[str, Any]) -> int:
+    """Every card face drawn shows all the numbers of its face, as the faces say them."""
+    shown = page.evaluate(SHOWN_FACES)
+    for card in shown:
+        face = cards[face_key(card["id"])]
+        wanted = [[s["label"], str(s["value"])] for s in face["stats"]]
+        assert card["chips"] == wanted, (card, face)
+    return len(shown)
+
+
+def pick_then(page: Any, first: str, then: Any, tries: int = 5) -> None:
+    """Click ``first`` on the board, then ``then`` (a locator) once it shows; a click on a
+    drawing just replaced (a bot moved) is tried again."""
+    for _ in range(tries):
+        page.locator(first).first.click()
+        try:
+            then.first.wait_for(timeout=3_000)
+            then.first.click(timeout=3_000)
+            return
+        except Exception:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"{first} never led to {then}")
+
+
+def test_dragon_fortress_a_whole_game_by_the_board(page: Any, output: Path) -> None:
+    started = time.monotonic()
+    create_game(page)
+    cards = page.evaluate(CARDS)["cards"]
+    assert {"crop-field", "guard-tower", "gold", "barn", "spitfire", "shadow-terror"} <= set(cards)
+
+    # Turn 1, by hand: the line is empty, so the Estate Move's only choice is on the bar.
+    assert wait_for_board(page) == "board"
+    page.locator('.board-bar [data-action-type="stay"]').click()
+    page.wait_for_selector(".log .event:has-text('You make no Estate Move.')", timeout=15_000)
+    # Draw: the common supply pile, then the menu's one move.
+    draw = page.locator(".board-menu .board-choice", has_text="Draw from the common supply")
+    pick_then(page, '.df-pile.playable[data-ref="pile:common"]', draw)
+    common = r"(Crop Field|Farmstead|Watch Tower|Guard Tower)"
+    drawn = page.locator(".log .event", has_text=re.compile(rf"^You draw {common}\.$"))
+    drawn.first.wait_for(timeout=15_000)
+    # Place: a card of the hand, then the Front Line slot (highlighted as the target).
+    hand_card = ".df-hand-mine .card.playable"
+    page.wait_for_selector(hand_card, timeout=15_000)
+    pick_then(page, hand_card, page.locator('.df-front.target[data-ref="front:0"]'))
+    page.wait_for_selector(".log .event:has-text('at your Front Line.')", timeout=15_000)
+    assert page.locator(".df-seat.mine .df-line .card[data-card]").count() >= 2  # the flag and the card placed
+    assert check_faces(page, cards) >= 20  # hand, line, piles, dragons to come
+
+    shot = None
+    if os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1":
+        shot = ROOT / "docs" / "tables" / "dragon-fortress.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+
+    clicks = play_on_board(page, PREFER, limit=1_500, seed=3, shot=shot, shot_at=60)
+    page.wait_for_selector(".panel.outcome")
+    assert page.locator("[data-testid=ending]").inner_text().startswith("Winner")
+    page.screenshot(path=str(output / "dragon-fortress-board.png"), full_page=True)
+
+    # Once the game is over every hand is shown, face up with its numbers, and the scores.
+    assert page.locator(".df-hand .card.back").count() == 0
+    assert page.locator(".df-seat:not(.mine) .df-hand .card.face").count() >= 1
+    check_faces(page, cards)
+    assert "Final scores" in page.locator(".board.dragon-fortress").inner_text()
+
+    lines = assert_log_in_sentences(page, minimum=100)
+    assert any(re.match(r"You draw (Crop Field|Farmstead|Watch Tower|Guard Tower|a Gold)\.$", line) for line in lines)
+    assert any(re.match(r"Random bot \d draws a card from the common supply\.$", line) for line in lines)
+    assert any(re.search(r"Dragon Call: \w[\w ]+ attacks (your|Random bot \d's) Front Line\.", line) for line in lines)
+    assert any(line.endswith("the game ends.") or "the game ends." in line for line in lines)
+    others = [line for line in lines if line.startswith("Random bot")]  # a bot's move never says "your"
+    assert others and not [line for line in others if re.search(r"\byour\b", line)]
+
+    assert not serious_violations(page, ".board-box")
+    assert overflow_at_phone_width(page) == 0
+    page.screenshot(path=str(output / "dragon-fortress-phone.png"), full_page=True)
+    print(f"\n{KIND}: {clicks} clicks to the outcome, {time.monotonic() - started:.1f} s")
