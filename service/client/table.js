@@ -115,7 +115,18 @@ export function outcomePanel(game, events = []) {
   if (!o) return null;
   const name = (i) => seatName(game.seats, i);
   const winners = new Set(o.winners || []);
-  const { ending, headline, detail } = describeEnding(game, name, events);
+  const described = describeEnding(game, name, events);
+  const { ending, headline } = described;
+  let detail = described.detail;
+  if (ending === "rules") {
+    // The kind's own words for how its rules ended it; else the outcome's reason, its
+    // seats (numbered from 0 in the log) named.
+    const km = kindModule(game.kind);
+    const own = km.ending ? km.ending(game.view || {}, o, makeCtx(game, game.view || {}, [])) : null;
+    detail = own || String(detail || "").replace(/\bseats? (\d+)((?: and \d+)*)/gi, (_, first, more) =>
+      [first, ...(more.match(/\d+/g) || [])].map((i) => name(Number(i))).join(" and "));
+    if (detail) detail = detail.charAt(0).toUpperCase() + detail.slice(1) + (/[.!?]$/.test(detail) ? "" : ".");
+  }
   const timeouts = o.timeouts || game.timeouts || [];
   const anyTimer = timeouts.some((n) => n > 0);
   const left = new Set(o.left || []);

@@ -59,6 +59,14 @@ def _watched_page(browser: Any, server: str) -> Any:
     trail: list[str] = []
     page.trail = trail
     page.on("console", lambda message: trail.append(f"console {message.type}: {message.text}"))
+
+    def console_error(message: Any) -> None:
+        # An answer of 4xx is the browser's note, not the client's: a refused move is
+        # shown to the player. Anything else the client logs as an error is a fault.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(f"console: {message.text}")
+
+    page.on("console", console_error)
     page.on("requestfailed", lambda req: trail.append(f"failed {req.method} {req.url}: {req.failure}"))
     elsewhere: list[str] = []  # no CDN, no external font: every request goes to the service
     page.elsewhere = elsewhere
