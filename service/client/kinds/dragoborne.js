@@ -101,16 +101,17 @@ function targetRef(target, item) {
   return null;
 }
 
+// "rest 2 resources to draw a card", "spend a red die to deal 1 damage to an enemy creature"
 function abilityWords(face, n) {
   const a = face?.abilities?.[n];
   const effects = face?.effects?.[`a${n}`] || [];
-  if (!a) return `ability ${n + 1}`;
+  if (!a) return `use ability ${n + 1}`;
   const costs = [];
   if (a.rest_cost) costs.push("rest it");
   if (a.resource_cost) costs.push(`rest ${a.resource_cost} resources`);
-  if (a.die_cost) costs.push(a.die_cost === "white" ? "spend a die" : `spend a ${a.die_cost} die`);
+  if (a.die_cost) costs.push(a.die_cost === "white" ? "spend a die of any colour" : `spend a ${a.die_cost} die`);
   const does_ = effects.map((e) => effectWords(e)).join(", then ");
-  return costs.length ? `${costs.join(", ")}: ${does_}` : does_;
+  return costs.length ? `${list(costs)} to ${does_}` : does_;
 }
 
 function pays(a, ctx) {
@@ -291,10 +292,11 @@ function gameEndedText(data, ctx) {
   const winners = data.winners || [];
   const reason = data.reason || "";
   const losers = (ctx.seats || [0, 1]).map((_, i) => i).filter((i) => !winners.includes(i));
-  const win = winners.length ? `${list(winners.map((s) => ctx.who(s)))} ${winners.length === 1 && !ctx.isYou(winners[0]) ? "wins" : "win"}` : "nobody wins";
-  if (/empty deck/.test(reason)) return `${cap(list(losers.map((s) => ctx.who(s))))} had to draw from an empty deck: ${win}.`;
-  if (/forts/.test(reason)) return `Every fort of ${list(losers.map((s) => (ctx.isYou(s) ? "yours" : ctx.name(s))))} has fallen: ${win}.`;
-  return `The game is over: ${win}.`;
+  const names = (seats) => list(seats.map((s) => (ctx.isYou(s) ? "you" : ctx.name(s))));
+  const win = winners.length ? `${names(winners)} ${winners.length === 1 && !ctx.isYou(winners[0]) ? "wins" : "win"}` : "nobody wins";
+  if (/empty deck/.test(reason)) return cap(`${names(losers)} had to draw from an empty deck, so ${win}.`);
+  if (/forts/.test(reason)) return `Every fort of ${list(losers.map((s) => (ctx.isYou(s) ? "yours" : ctx.name(s))))} has fallen, so ${win}.`;
+  return `The game is over and ${win}.`;
 }
 
 function describe(event, ctx) {
@@ -308,7 +310,7 @@ function sentence(event, ctx) {
   switch (event.type) {
     case "GameStarted": {
       const decks = (d.names || []).map((n, i) => `${ctx.who(i)} ${ctx.isYou(i) ? "play" : "plays"} ${cap(n)}`);
-      return `The decks are shuffled: ${list(decks)}; ${ctx.who(d.first)} ${ctx.isYou(d.first) ? "go" : "goes"} first.`;
+      return `${list(decks)}; ${ctx.isYou(d.first) ? "you go" : `${ctx.name(d.first)} goes`} first.`;
     }
     case "CardsDrawn": {
       if (Array.isArray(d.cards)) {
@@ -339,7 +341,7 @@ function sentence(event, ctx) {
     case "DieAssigned":
       if (d.fort !== undefined) return `${does(ctx, s, "set", "sets")} die ${d.die + 1} as a Dragoshield before Fort ${d.fort + 1}.`;
       return `${does(ctx, s, "Dragocross", "Dragocrosses")} ${nameOf(ctx, d.creature)} with die ${d.die + 1}.`;
-    case "AbilityActivated": return `${does(ctx, s, "use", "uses")} ${nameOf(ctx, d.creature)}'s ability: ${abilityWords(ctx.face(d.creature), d.ability)}.`;
+    case "AbilityActivated": return `${does(ctx, s, "use", "uses")} ${nameOf(ctx, d.creature)} (${abilityWords(ctx.face(d.creature), d.ability)}).`;
     case "CreatureMoved": return `${does(ctx, s, "move", "moves")} ${nameOf(ctx, d.creature)} to Fort ${d.fort + 1}.`;
     case "CreaturesSwitched": return `${does(ctx, s, "switch", "switches")} the places of ${list((d.creatures || []).map((c) => nameOf(ctx, c)))}.`;
     case "EffectsQueued": return null;
@@ -385,7 +387,7 @@ function label(a, ctx) {
     }
     case "shield": return `Dragoshield: ${dieWords(ctx, you, a.die)} before Fort ${a.fort + 1}`;
     case "cross": return `Dragocross ${n(a.creature)} with ${dieWords(ctx, you, a.die)}`;
-    case "activate": return `${n(a.creature)}: ${abilityWords(ctx.face(a.creature), a.ability)}${pays(a, ctx)}`;
+    case "activate": return `Use ${n(a.creature)}: ${abilityWords(ctx.face(a.creature), a.ability)}${pays(a, ctx)}`;
     case "move": return `Move ${n(a.creature)} to Fort ${a.fort + 1}`;
     case "switch": return `Switch ${list(a.creatures.map((c) => creatureWords(ctx, c)))}`;
     case "combat": return "Go to combat";
