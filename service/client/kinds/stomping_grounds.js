@@ -102,7 +102,7 @@ function realmMap(view, ctx) {
   const cols = box.maxX - box.minX + 1;
   const grid = el("div", {
     class: "sg-map", role: "group", "aria-label": "the realm map: columns lettered from the left, rows numbered from the top",
-    style: { "grid-template-columns": `1.4rem repeat(${cols}, minmax(5.2rem, 1fr))` },
+    style: { "grid-template-columns": `1.4rem repeat(${cols}, minmax(var(--sg-cell, 5.2rem), 1fr))` },
   });
   grid.appendChild(el("span", { class: "axis corner", "aria-hidden": "true" }));
   for (let x = box.minX; x <= box.maxX; x += 1) grid.appendChild(el("span", { class: "axis col", "aria-hidden": "true" }, columnName(x - box.minX)));
@@ -201,8 +201,8 @@ const kind = {
         stat("realms", `${(view.realms || []).length} of ${view.realm_limit}`)),
       owed ? el("p", { class: "sg-owed", "data-testid": "sg-owed" }, owed) : null,
       view.stack?.length ? el("div", { class: "attack-banner" }, "Waiting to resolve (last first): ", stackText(view, ctx)) : null,
-      offers(view, ctx),
       el("section", { class: "zone" }, el("h3", {}, "The realms"), realmMap(view, ctx)),
+      offers(view, ctx), // below the map: the menu opened by a card does not cover the map
       el("div", { class: "seats sg-seats" }, (view.players || []).map((p) => seatZone(p, view, ctx))));
   },
 
