@@ -132,6 +132,14 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     page.set_viewport_size({"width": 1280, "height": 900})
     assert check_faces(page, cards) >= 10
 
+    # The one last move: a card of your hand, then the card whose place it takes.
+    pick_then(
+        page,
+        '.fr-line[data-seat="0"] .card.playable[data-pos="0"]',
+        page.locator('.fr-line[data-seat="0"] .card.target[data-pos="2"]'),
+    )
+    page.wait_for_selector(".log .event:has-text('You move the card in place 1 to place 3.')", timeout=15_000)
+
     # The attacking phase, your turn.
     assert until(page, '.board-bar [data-action-type="pass"]')
 
