@@ -296,7 +296,8 @@ const kind = {
           const what = { burn: `burn ${cards(k)}`, raze: "raze a realm", move_dragon: "move a dragon one space", push: "push the losing dragon",
             roam: `move a challenge up to ${plural(k, "space")}`, search: "choose a card from the deck", discard: `discard ${cards(k)}`,
             break: "break an opponent's hoard" }[kind] || kind;
-          return `${ctx.isYou(seat) ? "You must" : `${ctx.name(seat)} must`} ${what}.`;
+          const line = `${ctx.isYou(seat) ? "You must" : `${ctx.name(seat)} must`} ${what}.`;
+          return line.charAt(0).toUpperCase() + line.slice(1);
         }).join(" ");
       }
       case "ChoiceSkipped": return `${says(ctx, s, "have", "has")} nothing to choose and ${ctx.isYou(s) ? "skip" : "skips"} it.`;
@@ -329,9 +330,9 @@ const kind = {
       case "ChallengeFizzled": return `The challenge on ${realmAt(d.at)} is gone: nothing happens.`;
       case "DuelDeclared": return `${says(ctx, s, "challenge", "challenges")} ${whose(ctx, d.opponent)} dragon (${d.colour}).`;
       case "DuelResolved": {
-        const [a, b] = d.totals || [0, 0];
-        const burn = d.burn ? ` ${says(ctx, d.burner ?? d.winner, "burn", "burns")} ${cards(d.burn)}.` : "";
-        return `${says(ctx, d.winner, "win", "wins")} the dragon challenge, ${a} against ${b}.${burn}`;
+        const totals = d.totals || [0, 0];
+        const won = d.winner === s ? 0 : 1;
+        return `${says(ctx, d.winner, "win", "wins")} the dragon challenge, ${totals[won]} against ${totals[1 - won]}.`;
       }
       case "DragonLanded": return `${says(ctx, s, "land", "lands")} on ${realmAt(d.at)}${d.spaces ? ` after ${plural(d.spaces, "space")}` : ""}.`;
       case "CardsBurned": {
