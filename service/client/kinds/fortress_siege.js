@@ -1,73 +1,370 @@
-// fortress-siege: per-player Fortresses, characters with armor and weapons, attacks.
+// fortress-siege (Fortress v1.1): each seat's Fortress pile with its Tombstone and
+// Graveyard, characters on a battlefield with armor and weapon, a hand of standard
+// playing cards, and attacks answered out of turn (kinds/README.md).
+//
+// Places on the board (data-ref): a card in hand or a character on a battlefield or in a
+// Graveyard by its id ("KS.0"), a Fortress "fortress:<seat>". Card faces come from
+// GET /v1/kinds/fortress-siege/cards, keyed by the card's code without its deck number
+// ("KS"): the cards stay standard playing cards, with what they do in Fortress under them.
 
-import { el, section, stat } from "../dom.js";
-import { cardBack, cardRow, pile, shortName, standardCard } from "../cards.js";
+import { el, stat } from "../dom.js";
+import { cardBack, longName, parseStandard, pile, shortName, standardCard } from "../cards.js";
 
-function character(ch) {
-  return el("div", { class: "character", "data-ref": ch.card },
-    standardCard(ch.card, { ref: ch.card }),
-    el("div", { class: "gear" },
-      ch.armor ? el("span", { class: "gear-item" }, "armor ", standardCard(ch.armor, { small: true }), ` ${ch.armor_left} left`) : el("span", { class: "gear-item muted" }, "no armor"),
-      ch.weapon ? el("span", { class: "gear-item" }, "weapon ", standardCard(ch.weapon, { small: true })) : null,
-      el("span", { class: "power" }, `power ${ch.power}`)));
+const faceKey = (id) => String(id).replace(/\.\d+$/, "");
+
+function list(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
-function player(p, view, ctx) {
+const cards = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+const moves = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
+
+// "You draw" / "Greedy bot 2 draws"
+function does(ctx, seat, you, other) {
+  return `${ctx.who(seat)} ${ctx.isYou(seat) ? you : other}`;
+}
+
+// "your" / "Greedy bot 2's"
+function whose(ctx, seat) {
+  return ctx.isYou(seat) ? "your" : `${ctx.name(seat)}'s`;
+}
+
+const upper = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+function faceOf(ctx, id) {
+  return (ctx.face && ctx.face(id)) || null;
+}
+
+// "King of Spades", "Joker": the face's name, else the standard card's.
+function cardName(ctx, id) {
+  return faceOf(ctx, id)?.name || longName(id);
+}
+
+// "the King of Spades", "a Joker"
+function the(ctx, id) {
+  const name = cardName(ctx, id);
+  return parseStandard(id)?.rank === "JK" ? `a ${name}` : `the ${name}`;
+}
+
+// A number card's value: its face's "value", else its rank.
+function valueOf(ctx, id) {
+  const stat = (faceOf(ctx, id)?.stats || []).find((s) => s.label === "value");
+  return stat ? stat.value : Number(parseStandard(id)?.rank) || 0;
+}
+
+// The character with this id on a battlefield, with its owner.
+function findCharacter(view, id) {
+  for (const p of view?.players || []) {
+    const ch = (p.battlefield || []).find((c) => c.card === id);
+    if (ch) return { ch, seat: p.seat };
+  }
+  return null;
+}
+
+// The Graveyard holding this card, if any.
+function graveOf(view, id) {
+  return (view?.players || []).find((p) => (p.graveyard || []).includes(id))?.seat ?? null;
+}
+
+// "Greedy bot 2's Jack of Hearts (armor 4 left)"
+function characterWords(ctx, id, { armor = false } = {}) {
+  const found = findCharacter(ctx.view, id);
+  if (!found) return the(ctx, id);
+  const left = armor && found.ch.armor ? ` (armor ${found.ch.armor_left} left)` : "";
+  return `${whose(ctx, found.seat)} ${cardName(ctx, id)}${left}`;
+}
+
+// What a face says under the card, short: "value 7", "vs characters & Fortresses",
+// "Angel of Life", "Barrage: 5 Fortress cards".
+function caption(face) {
+  if (!face) return null;
+  const stats = face.stats || [];
+  const by = Object.fromEntries(stats.map((s) => [s.label, s.value]));
+  if (face.type === "Character" && by.attacks !== undefined) {
+    const short = (v) => String(v).replace(" and ", " & ");
+    return by.attacks === by.blocks ? `vs ${short(by.attacks)}` : `attacks ${short(by.attacks)}, blocks ${short(by.blocks)}`;
+  }
+  if (!stats.length) return face.type || null;
+  if (face.type === "Number") return stats.map((s) => `${s.label} ${s.value}`).join(", ");
+  return `${face.type}: ${stats.map((s) => `${s.value} ${s.label}`).join(", ")}`;
+}
+
+function summary(id, face) {
+  if (!face) return longName(id);
+  return [face.name, face.type, (face.stats || []).map((s) => `${s.label} ${s.value}`).join(", "), face.text].filter(Boolean).join(" · ");
+}
+
+function showFace(id, face) {
+  document.querySelector("dialog.face-dialog")?.remove();
+  const dialog = el("dialog", { class: "face-dialog siege-face", "aria-label": face?.name || longName(id) },
+    el("div", { class: "siege-face-head" }, standardCard(id, { ref: null }), el("div", {},
+      el("h3", {}, face?.name || longName(id)),
+      face?.type ? el("p", { class: "muted" }, face.type) : null)),
+    (face?.stats || []).length ? el("dl", { class: "face-dl" }, face.stats.flatMap((s) => [el("dt", {}, s.label), el("dd", {}, String(s.value))])) : null,
+    face?.text ? el("p", {}, face.text) : null,
+    el("form", { method: "dialog" }, el("button", { type: "button", onclick: (ev) => ev.target.closest("dialog").close() }, "Close")));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}
+
+function infoButton(id, face) {
+  const name = face?.name || longName(id);
+  return el("button", {
+    type: "button", class: "face-info siege-info", "aria-label": `about the ${name}`, title: `about the ${name}`,
+    onclick: (ev) => { ev.stopPropagation(); showFace(id, face); },
+  }, "i");
+}
+
+// A card of the hand (or a fallen character): the playing card with what it does in
+// Fortress under it; the card is the place (data-ref), the "i" beside it opens its face.
+function handCard(id, ctx, { small = false, ref = id } = {}) {
+  const face = faceOf(ctx, id);
+  const cap = caption(face);
+  return el("div", { class: ["siege-slot", small && "small"] },
+    el("div", { class: "siege-card", "data-ref": ref, "data-card": id, title: summary(id, face) },
+      standardCard(id, { ref: null, small }),
+      cap ? el("span", { class: "siege-cap" }, cap) : null),
+    small ? null : infoButton(id, face));
+}
+
+function character(ch, ctx) {
+  const face = faceOf(ctx, ch.card);
+  const cap = caption(face);
+  const ready = ch.armor && ch.weapon;
+  const armorMax = ch.armor ? valueOf(ctx, ch.armor) : 0;
+  return el("div", { class: "siege-slot character-slot" },
+    el("div", {
+      class: ["character", ready && "ready", ch.armor && ch.armor_left < armorMax && "wounded"],
+      "data-ref": ch.card, "data-card": ch.card, title: summary(ch.card, face),
+    },
+    el("div", { class: "siege-card" }, standardCard(ch.card, { ref: null }), cap ? el("span", { class: "siege-cap" }, cap) : null),
+    el("div", { class: "gear" },
+      ch.armor
+        ? el("span", { class: "gear-item armor" }, standardCard(ch.armor, { small: true, ref: null }),
+          el("span", {}, "armor ", el("b", {}, String(ch.armor_left)), ch.armor_left < armorMax ? ` of ${armorMax}` : ""))
+        : el("span", { class: "gear-item muted" }, "no armor yet"),
+      ch.weapon
+        ? el("span", { class: "gear-item weapon" }, standardCard(ch.weapon, { small: true, ref: null }), el("span", {}, "power ", el("b", {}, String(ch.power))))
+        : (ch.armor ? el("span", { class: "gear-item muted" }, "no weapon yet") : null),
+      ready ? el("span", { class: "ready-mark" }, "ready to attack") : null)),
+    infoButton(ch.card, face));
+}
+
+function isCharacterCard(id) {
+  const c = parseStandard(id);
+  return !!c && ["J", "Q", "K"].includes(c.rank);
+}
+
+function seatZone(p, view, ctx) {
   const mine = p.seat === view.you;
-  const hand = p.hand ? cardRow(p.hand, (id) => standardCard(id), { empty: "empty hand" })
-    : el("div", { class: "row cards" }, Array.from({ length: p.hand_size || 0 }, () => cardBack("hidden card", { small: true })));
-  return el("div", {
-    class: ["seat-zone", mine && "mine", view.active === p.seat && "acting", !p.in_game && "out"],
-    "data-ref": `seat:${p.seat}`,
+  const shown = Array.isArray(p.hand);
+  const acting = (view.to_act || []).includes(p.seat) && view.phase !== "over";
+  const won = view.outcome?.winners?.includes(p.seat);
+  const graveyard = p.graveyard || [];
+  const fallen = graveyard.filter(isCharacterCard);
+  const handLabel = mine ? `Your hand (${p.hand_size})` : `${ctx.name(p.seat)}'s hand (${p.hand_size})`;
+  return el("section", {
+    class: ["seat-zone", mine && "mine", view.active === p.seat && view.phase !== "over" && "acting", !p.in_game && "out"],
+    "aria-label": mine ? "your side of the table" : `${ctx.name(p.seat)}'s side of the table`, "data-seat": p.seat,
   },
-  el("h4", {}, ctx.name(p.seat), mine ? " (you)" : "", p.in_game ? "" : " — defeated"),
+  el("h4", { class: "siege-seat-head" }, el("span", {}, ctx.name(p.seat), mine ? " (you)" : ""),
+    won ? el("span", { class: "badge win" }, "winner") : null,
+    !p.in_game ? el("span", { class: "badge out" }, "out") : null,
+    acting ? el("span", { class: "badge to-act" }, view.phase === "defending" ? "defending" : "to act") : null),
   el("div", { class: "row piles" },
-    el("div", { class: "fortress-pile", "data-ref": `fortress:${p.seat}` }, pile("Fortress", p.fortress)),
-    el("div", { class: "pile" }, p.tombstone ? standardCard(p.tombstone, { small: true, ref: `tomb:${p.tombstone}` }) : cardBack(), el("span", { class: "pile-label" }, "Tombstone")),
-    pile("Graveyard", (p.graveyard || []).length, { top: p.graveyard?.length ? standardCard(p.graveyard.at(-1), { small: true }) : null })),
-  el("div", { class: "battlefield" }, (p.battlefield || []).length ? p.battlefield.map(character) : el("span", { class: "empty-note" }, "no characters")),
-  el("div", { class: "hand" }, el("span", { class: "stat-label" }, mine ? "your hand" : `hand (${p.hand_size})`), hand),
-  p.graveyard?.length ? el("details", { class: "graveyard" }, el("summary", {}, `Graveyard (${p.graveyard.length})`), cardRow(p.graveyard, (id) => standardCard(id, { small: true, ref: id }))) : null);
+    el("div", { class: "fortress-pile", "data-ref": `fortress:${p.seat}`, title: `${whose(ctx, p.seat)} Fortress: ${cards(p.fortress)} left, the Tombstone last` },
+      pile(mine ? "Your Fortress" : "Fortress", p.fortress)),
+    el("div", { class: "pile tomb", title: `Tombstone: ${longName(p.tombstone)} (the bottom card of the Fortress)` },
+      p.tombstone ? standardCard(p.tombstone, { small: true, ref: null }) : cardBack(),
+      el("span", { class: "pile-label" }, "Tombstone")),
+    pile("Graveyard", graveyard.length, { top: graveyard.length ? standardCard(graveyard.at(-1), { small: true, ref: null }) : null })),
+  el("div", { class: "battlefield", "aria-label": "battlefield" },
+    (p.battlefield || []).length ? p.battlefield.map((ch) => character(ch, ctx)) : el("span", { class: "empty-note" }, "No characters on the battlefield.")),
+  el("div", { class: "hand" }, el("span", { class: "stat-label" }, handLabel),
+    shown
+      ? (p.hand.length ? el("div", { class: "row cards" }, p.hand.map((id) => handCard(id, ctx))) : el("span", { class: "empty-note" }, " empty"))
+      : el("div", { class: "row cards" }, Array.from({ length: p.hand_size || 0 }, () => cardBack("hidden card", { small: true })))),
+  fallen.length ? el("div", { class: "fallen" }, el("span", { class: "stat-label" }, "Characters in the Graveyard"),
+    el("div", { class: "row cards" }, fallen.map((id) => handCard(id, ctx, { small: true })))) : null,
+  graveyard.length ? el("details", { class: "graveyard" }, el("summary", {}, `Graveyard (${graveyard.length})`),
+    el("div", { class: "row cards" }, graveyard.map((id) => standardCard(id, { small: true, ref: null })))) : null);
+}
+
+function shieldWords(ctx, shield) {
+  const value = valueOf(ctx, shield[0]);
+  const names = shield.map((id) => shortName(id)).join(" + ");
+  return shield.length >= 3 ? `${names} (blocks ${value}, strikes back ${value})` : `${names} (blocks ${value})`;
+}
+
+function attackWords(a, ctx) {
+  const target = a.target ? `${whose(ctx, a.target_seat)} ${cardName(ctx, a.target)}` : `${whose(ctx, a.target_seat)} Fortress`;
+  return `${upper(whose(ctx, a.seat))} ${cardName(ctx, a.attacker)} (power ${a.power}) attacks ${target}`;
+}
+
+function attackBanner(view, ctx) {
+  const attack = view.attack;
+  const charge = view.charge || [];
+  if (!attack && !charge.length) return null;
+  const rows = [];
+  if (attack) {
+    rows.push(el("p", {}, el("b", {}, `${attackWords(attack, ctx)}.`)));
+    const defence = [];
+    if (attack.defenders?.length) defence.push(`Defending: ${list(attack.defenders.map((id) => cardName(ctx, id)))}.`);
+    if (attack.shields?.length) defence.push(`Shields: ${attack.shields.map((s) => shieldWords(ctx, s)).join("; ")}.`);
+    if (defence.length) rows.push(el("p", {}, defence.join(" ")));
+    if (ctx.isYou(attack.target_seat)) rows.push(el("p", { class: "hint" }, "Pick a character of yours to defend or a card of a pair or three of a kind to raise a shield, then press Done defending."));
+  }
+  if (charge.length) {
+    rows.push(el("p", {}, attack ? "Also in this attack move: " : "Attackers declared so far: ", charge.map((a) => attackWords(a, ctx)).join("; "), "."));
+  }
+  if (!attack && view.phase === "declaring" && ctx.isYou(view.active)) {
+    rows.push(el("p", { class: "hint" }, "Pick another armed character and its target to join the attack, or press Done declaring attackers."));
+  }
+  return el("div", { class: "attack-banner", role: "status" }, rows);
+}
+
+function infoBar(view, ctx) {
+  const active = view.active;
+  const over = view.phase === "over";
+  let phase;
+  if (over) phase = "Game over";
+  else if (view.phase === "defending" && view.attack) phase = `${upper(ctx.isYou(view.attack.target_seat) ? "you are" : `${ctx.name(view.attack.target_seat)} is`)} answering an attack`;
+  else if (view.phase === "declaring") phase = `${ctx.isYou(active) ? "You are" : `${ctx.name(active)} is`} declaring attackers`;
+  else phase = ctx.isYou(active) ? "Your turn" : `${ctx.name(active)}'s turn`;
+  return el("div", { class: "info-bar siege-info-bar" },
+    el("span", { class: "siege-phase" }, phase),
+    !over && active !== null && active !== undefined ? el("span", { class: "moves-left", title: `${moves(view.moves_left)} left this turn` },
+      el("span", { class: "pips", "aria-hidden": "true" }, "●".repeat(Math.max(0, view.moves_left || 0))),
+      ` ${moves(view.moves_left)} left`) : null,
+    view.winds_of_fate ? stat("", "Winds of Fate") : null,
+    view.fixed_deal ? stat("", "fixed deal") : null,
+    view.set_aside ? stat("set aside", view.set_aside) : null);
+}
+
+function describeResolved(d, ctx) {
+  const target = d.target ? `${whose(ctx, d.target_seat)} ${cardName(ctx, d.target)}` : `${whose(ctx, d.target_seat)} Fortress`;
+  const bits = [];
+  if (d.blocked) bits.push(`${d.blocked} blocked by shields`);
+  if (d.attacker_slain) bits.push("the attacker fell to the counterattack");
+  if (d.absorbed_by_defenders) bits.push(`${d.absorbed_by_defenders} taken by defenders`);
+  bits.push(d.reached_target ? `${d.reached_target} reached ${target}` : `nothing reached ${target}`);
+  return `Attack of power ${d.power} by ${whose(ctx, d.seat)} ${cardName(ctx, d.attacker)}: ${list(bits)}.`;
 }
 
 export default {
+  faceKey,
+
   render(view, ctx) {
-    const attack = view.attack;
+    const players = view.players || [];
+    const order = [...players.filter((p) => p.seat !== view.you), ...players.filter((p) => p.seat === view.you)];
     return el("div", { class: "board siege" },
-      el("div", { class: "info-bar" },
-        stat("phase", view.phase), view.active !== null && view.active !== undefined ? stat("turn", ctx.name(view.active)) : null,
-        stat("moves left", view.moves_left), view.winds_of_fate ? stat("", "Winds of Fate") : null,
-        view.set_aside ? stat("set aside", view.set_aside) : null),
-      attack ? el("div", { class: "attack-banner", role: "status" },
-        el("b", {}, `${ctx.name(attack.seat)} attacks `),
-        attack.target ? `${shortName(attack.target)} of ${ctx.name(attack.target_seat)}` : `${ctx.name(attack.target_seat)}'s Fortress`,
-        ` with ${shortName(attack.attacker)} (power ${attack.power})`,
-        attack.defenders?.length ? ` · defenders: ${attack.defenders.map(shortName).join(", ")}` : "",
-        attack.shields?.length ? ` · shields: ${attack.shields.map((s) => s.map(shortName).join("+")).join(", ")}` : "") : null,
-      el("div", { class: "seats" }, (view.players || []).map((p) => player(p, view, ctx))));
+      infoBar(view, ctx),
+      attackBanner(view, ctx),
+      el("div", { class: "seats" }, order.map((p) => seatZone(p, view, ctx))));
   },
-  label(a, ctx) {
-    const n = (id) => shortName(id);
+
+  refs(a) {
     switch (a.type) {
-      case "draw": return "Draw from your Fortress";
-      case "deploy": return `Deploy ${n(a.card)}`;
-      case "armor": return `Armor ${n(a.character)} with ${n(a.card)}`;
-      case "equip": return `Arm ${n(a.character)} with ${n(a.card)}`;
-      case "attack": return a.fortress !== undefined ? `${n(a.attacker)} attacks ${ctx.name(a.fortress)}'s Fortress` : `${n(a.attacker)} attacks ${n(a.character)}`;
-      case "barrage": return `Barrage ${ctx.name(a.fortress)}'s Fortress with ${n(a.card)}`;
-      case "angel_of_life": return `Angel of Life (${n(a.card)}): raise ${n(a.character)}`;
-      case "angel_of_death": return `Angel of Death (${n(a.card)}): slay ${n(a.character)}`;
-      case "discard": return `Discard ${n(a.card)}`;
-      case "discard_character": return `Dismiss ${n(a.character)}`;
-      case "assign_defender": return `Defend with ${n(a.character)}`;
-      case "add_shield": return `Raise shield ${a.cards.map(n).join(" + ")}`;
+      case "deploy": case "discard": return [a.card];
+      case "armor": case "equip": case "angel_of_life": case "angel_of_death": return [a.card, a.character];
+      case "barrage": return [a.card, `fortress:${a.fortress}`];
+      case "attack": return [a.attacker, a.fortress !== undefined ? `fortress:${a.fortress}` : a.character];
+      case "discard_character": case "assign_defender": return [a.character];
+      case "add_shield": return [...a.cards];
+      default: return []; // draw, done_attacking, done_defending: the board's action bar
+    }
+  },
+
+  label(a, ctx) {
+    const name = (id) => cardName(ctx, id);
+    switch (a.type) {
+      case "draw": return "Draw a card";
+      case "deploy": return `Deploy the ${name(a.card)}`;
+      case "armor": return `Armor ${characterWords(ctx, a.character)} with the ${name(a.card)} (armor ${valueOf(ctx, a.card)})`;
+      case "equip": return `Arm ${characterWords(ctx, a.character)} with the ${name(a.card)} (power ${valueOf(ctx, a.card)})`;
+      case "attack": {
+        const found = findCharacter(ctx.view, a.attacker);
+        const power = found ? ` (power ${found.ch.power})` : "";
+        if (a.fortress !== undefined) return `Attack ${whose(ctx, a.fortress)} Fortress with the ${name(a.attacker)}${power}`;
+        return `Attack ${characterWords(ctx, a.character, { armor: true })} with the ${name(a.attacker)}${power}`;
+      }
+      case "barrage": return `Barrage ${ctx.isYou(a.fortress) ? "your own" : whose(ctx, a.fortress)} Fortress with the ${name(a.card)}`;
+      case "angel_of_life": {
+        const owner = graveOf(ctx.view, a.character);
+        return `Angel of Life: bring the ${name(a.character)} back${owner !== null ? ` to ${whose(ctx, owner)} battlefield` : ""}`;
+      }
+      case "angel_of_death": return `Angel of Death: send ${characterWords(ctx, a.character)} to the Graveyard`;
+      case "discard": return `Discard the ${name(a.card)}`;
+      case "discard_character": return `Dismiss the ${name(a.character)} with its armor and weapon`;
+      case "done_attacking": return "Done declaring attackers";
+      case "assign_defender": return `Defend with ${characterWords(ctx, a.character, { armor: true })}`;
+      case "add_shield": return `Raise a shield: ${shieldWords(ctx, a.cards)}`;
       case "done_defending": return "Done defending";
       default: return null;
     }
   },
-  refs(a) {
-    const out = [];
-    if (a.fortress !== undefined) out.push(`fortress:${a.fortress}`);
-    return out;
+
+  // A sentence begins with a capital even when a seat's name does not ("random bot 1").
+  describe(event, ctx) {
+    const text = sentence(event, ctx);
+    return typeof text === "string" ? upper(text) : text;
+  },
+
+  ending(view, outcome, ctx) {
+    const winners = outcome?.winners || [];
+    if (winners.length !== 1) return null;
+    const w = winners[0];
+    return ctx.isYou(w) ? "Your Fortress is the last one standing: you win." : upper(`${ctx.name(w)}'s Fortress is the last one standing.`);
   },
 };
+
+function sentence(event, ctx) {
+  const d = event.data || {};
+  const s = d.seat ?? event.seat;
+  switch (event.type) {
+    case "GameStarted": {
+      const sizes = d.fortress_sizes || (d.fortresses || []).map((f) => f.length);
+      const tombs = (d.tombstones || []).map((id, i) => `${ctx.isYou(i) ? "yours" : `${ctx.name(i)}'s`} is the ${cardName(ctx, id)}`);
+      const size = sizes.length && sizes.every((n) => n === sizes[0]) ? ` of ${cards(sizes[0])}` : "";
+      return `Each player shuffles a Fortress${size}${d.winds_of_fate ? " (Winds of Fate)" : ""}; the Tombstones are shown: ${upper(list(tombs))}.`;
+    }
+    case "FirstPlayerChosen":
+      return (d.tied || []).length > 1
+        ? `${upper(list(d.tied.map((i) => ctx.who(i))))} tie for the highest Tombstone; ${ctx.who(d.seat)} ${ctx.isYou(d.seat) ? "go" : "goes"} first, by lot.`
+        : `${does(ctx, d.seat, "have", "has")} the highest Tombstone and ${ctx.isYou(d.seat) ? "go" : "goes"} first.`;
+    case "CardDrawn": return d.card ? `${does(ctx, s, "draw", "draws")} ${the(ctx, d.card)}.` : `${does(ctx, s, "draw", "draws")} a card.`;
+    case "TombstoneDrawn": return `${does(ctx, s, "draw", "draws")} ${ctx.isYou(s) ? "your" : "their"} Tombstone, ${the(ctx, d.card)}.`;
+    case "CharacterDeployed": return `${does(ctx, s, "deploy", "deploys")} ${the(ctx, d.card)}.`;
+    case "ArmorFitted": return `${does(ctx, s, "armor", "armors")} ${the(ctx, d.character)} with ${the(ctx, d.card)} (armor ${valueOf(ctx, d.card)}).`;
+    case "WeaponFitted": return `${does(ctx, s, "arm", "arms")} ${the(ctx, d.character)} with ${the(ctx, d.card)} (power ${valueOf(ctx, d.card)}).`;
+    case "CardDiscarded": return `${does(ctx, s, "discard", "discards")} ${the(ctx, d.card)}.`;
+    case "CharacterDismissed": return `${does(ctx, s, "dismiss", "dismisses")} ${the(ctx, d.character)} with its armor and weapon.`;
+    case "BarrageFired": {
+      const own = d.target_seat === s;
+      const where = own ? (ctx.isYou(s) ? "your own Fortress" : "their own Fortress") : `${whose(ctx, d.target_seat)} Fortress`;
+      return `${does(ctx, s, "fire", "fires")} a Barrage at ${where}: ${cards((d.cards || []).length)} go to the Graveyard.`;
+    }
+    case "AngelOfLifePlayed": return `${does(ctx, s, "play", "plays")} an Angel of Life: ${the(ctx, d.character)} returns to ${whose(ctx, d.owner)} battlefield.`;
+    case "AngelOfDeathPlayed": return `${does(ctx, s, "play", "plays")} an Angel of Death on ${whose(ctx, d.owner)} ${cardName(ctx, d.character)}.`;
+    case "AttackDeclared": {
+      const target = d.target ? `${whose(ctx, d.target_seat)} ${cardName(ctx, d.target)}` : `${whose(ctx, d.target_seat)} Fortress`;
+      return `${upper(whose(ctx, s))} ${cardName(ctx, d.attacker)} ${d.joins ? "also attacks" : "attacks"} ${target} with power ${d.power}.`;
+    }
+    case "AttackersDeclared": return `${does(ctx, s, "have", "has")} declared every attacker of this move.`;
+    case "DefenderAssigned": return `${does(ctx, s, "defend", "defends")} with ${the(ctx, d.character)}.`;
+    case "ShieldRaised": return `${does(ctx, s, "raise", "raises")} a shield of ${list((d.cards || []).map((id) => shortName(id)))}, blocking ${valueOf(ctx, d.cards[0])}${d.cards.length >= 3 ? ` and striking back ${valueOf(ctx, d.cards[0])}` : ""}.`;
+    case "AttackAnswered": return `${does(ctx, s, "have", "has")} answered that attack; the next one is answered now.`;
+    case "AttackerCountered": return `A Bladed Shield strikes back: ${whose(ctx, s)} ${cardName(ctx, d.character)} takes ${d.damage} damage.`;
+    case "CharacterWounded": return `${upper(whose(ctx, s))} ${cardName(ctx, d.character)} takes ${d.damage} damage.`;
+    case "CharacterSlain": return `${upper(whose(ctx, s))} ${cardName(ctx, d.character)} dies and goes to the Graveyard${(d.cards || []).length > 1 ? " with its cards" : ""}.`;
+    case "ShieldsDiscarded": return null; // the shields' fate is in ShieldRaised and AttackResolved
+    case "WeaponSpent": return `${upper(whose(ctx, s))} ${cardName(ctx, d.character)} has used up its weapon, ${the(ctx, d.card)}.`;
+    case "FortressBreached": return `${upper(whose(ctx, d.target_seat ?? s))} Fortress loses ${cards((d.cards || []).length)}.`;
+    case "AttackResolved": return describeResolved(d, ctx);
+    case "PlayerDefeated": return ctx.isYou(s) ? "Your Fortress has fallen: you are out of the game." : `${ctx.name(s)}'s Fortress has fallen: ${ctx.name(s)} is out of the game.`;
+    case "TurnPassed": return ctx.isYou(s) ? "Your turn begins." : `${ctx.name(s)}'s turn begins.`;
+    default: return undefined;
+  }
+}
