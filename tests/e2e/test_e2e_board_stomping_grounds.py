@@ -139,6 +139,7 @@ def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> No
             break
         board_move(page, PREFER)
     assert check_faces(page, cards) >= 1
+    mid_game = serious_violations(page, ".board-box")
     clicks = play_on_board(page, PREFER, limit=600, seed=3, shot=shot, shot_at=2)
     page.wait_for_selector(".panel.outcome")
     assert page.locator("[data-testid=ending]").inner_text().startswith("Winner")
@@ -152,6 +153,7 @@ def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> No
     assert any(line.startswith("You ") for line in lines)
     assert any(re.match(r"Random bot \d", line) for line in lines), lines[:40]
 
+    assert not mid_game, mid_game
     assert not serious_violations(page, ".board-box")
     assert overflow_at_phone_width(page) == 0
     page.screenshot(path=str(output / "stomping-grounds-phone.png"), full_page=True)

@@ -176,7 +176,8 @@ function owedText(view, ctx) {
     move_dragon: "move a dragon one space", push: "push the losing dragon to a realm next to it", roam: `move a challenge up to ${plural(o.count, "space")}`,
     search: "choose a card from the deck", discard: `discard ${cards(o.count)} down to 7`, break: "put an opponent's hoard into its owner's junk",
   };
-  return `${ctx.isYou(o.seat) ? "You must" : `${ctx.name(o.seat)} must`} ${words[o.kind] || o.kind}.`;
+  const text = `${ctx.isYou(o.seat) ? "You must" : `${ctx.name(o.seat)} must`} ${words[o.kind] || o.kind}.`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function remember(view) {
