@@ -54,8 +54,9 @@ function pileBox(ref, label, count, top, { note = null, playable = true } = {}) 
 
 function table(view, ctx) {
   const supply = view.supply || {};
-  const callNote = supply.call_depth === null || supply.call_depth === undefined ? "no Dragon Call left"
-    : `Dragon Call: ${supply.call_depth} card${supply.call_depth === 1 ? "" : "s"} down`;
+  const depth = supply.call_depth;
+  const callNote = depth === null || depth === undefined ? "no Dragon Call left"
+    : depth === 0 ? "Dragon Call on top" : `Dragon Call: ${depth} card${depth === 1 ? "" : "s"} down`;
   const piles = view.piles || {};
   const pileCard = (key) => card(ctx, key, { small: true, ref: null });
   const dragons = view.dragons || [];
