@@ -78,14 +78,18 @@ def check_faces(page: Any, cards: dict[str, Any]) -> int:
     return len(shown)
 
 
-def until(page: Any, selector: str, limit: int = 80) -> bool:
-    """Board moves (building the hands) until ``selector`` shows; False if the game ended first."""
+def until(page: Any, selector: str, prefer: tuple[str, ...], limit: int = 80) -> bool:
+    """Board moves of the ``prefer`` types (building the hands) until ``selector`` shows;
+    False if the game ended first. The page is looked at again once it offers a move, so
+    the move that ``selector`` waits for is not made here."""
     for _ in range(limit):
         if page.locator(selector).count():
             return True
         if wait_for_board(page) == "over":
             return False
-        board_move(page, ("choose_first", "keep_dealt", "place", "keep"))
+        if page.locator(selector).count():
+            return True
+        board_move(page, prefer)
     raise AssertionError(f"{selector} never showed")
 
 
@@ -111,7 +115,7 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     assert wait_for_board(page) in ("board", "menu")
 
     # A drawn card goes to an end: click the end's slot, then the menu's one move.
-    until(page, '.fr-end.playable[data-ref="end:0:right"]')
+    until(page, '.fr-end.playable[data-ref="end:0:right"]', ("choose_first", "keep_dealt"))
     choice = page.locator(".board-menu .board-choice", has_text="at the right end")
     pick_then(page, '.fr-end.playable[data-ref="end:0:right"]', choice.first)
     shown = page.locator(".log .event", has_text=re.compile(r"^You draw (10|[2-9AJQK])[♠♥♦♣]\.$"))
@@ -120,7 +124,7 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     assert check_faces(page, cards) >= 1
 
     # Every hand holds 10 cards (the one last move): each on one line, on a phone too.
-    assert until(page, '.board-bar [data-action-type="keep"]')
+    assert until(page, '.board-bar [data-action-type="keep"]', ("place",))
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
         page.wait_for_timeout(200)
@@ -141,7 +145,7 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     page.wait_for_selector(".log .event:has-text('You move the card in place 1 to place 3.')", timeout=15_000)
 
     # The attacking phase, your turn.
-    assert until(page, '.board-bar [data-action-type="pass"]')
+    assert until(page, '.board-bar [data-action-type="pass"]', ("keep",))
 
     shot = None
     if os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1":
