@@ -182,11 +182,11 @@ function seatZone(p, view, ctx) {
     pile("Graveyard", graveyard.length, { top: graveyard.length ? standardCard(graveyard.at(-1), { small: true, ref: null }) : null })),
   el("div", { class: "battlefield", "aria-label": "battlefield" },
     (p.battlefield || []).length ? p.battlefield.map((ch) => character(ch, ctx)) : el("span", { class: "empty-note" }, "No characters on the battlefield.")),
-  el("div", { class: "hand" }, el("span", { class: "stat-label" }, handLabel),
+  el("div", { class: "hand" }, el("span", { class: "siege-label" }, handLabel),
     shown
-      ? (p.hand.length ? el("div", { class: "row cards" }, p.hand.map((id) => handCard(id, ctx))) : el("span", { class: "empty-note" }, " empty"))
+      ? (p.hand.length ? el("div", { class: "row cards" }, p.hand.map((id) => handCard(id, ctx))) : el("span", { class: "empty-note" }, "No cards in hand."))
       : el("div", { class: "row cards" }, Array.from({ length: p.hand_size || 0 }, () => cardBack("hidden card", { small: true })))),
-  fallen.length ? el("div", { class: "fallen" }, el("span", { class: "stat-label" }, "Characters in the Graveyard"),
+  fallen.length ? el("div", { class: "fallen" }, el("span", { class: "siege-label" }, "Characters in the Graveyard"),
     el("div", { class: "row cards" }, fallen.map((id) => handCard(id, ctx, { small: true })))) : null,
   graveyard.length ? el("details", { class: "graveyard" }, el("summary", {}, `Graveyard (${graveyard.length})`),
     el("div", { class: "row cards" }, graveyard.map((id) => standardCard(id, { small: true, ref: null })))) : null);
@@ -228,16 +228,16 @@ function attackBanner(view, ctx) {
 function infoBar(view, ctx) {
   const active = view.active;
   const over = view.phase === "over";
-  let phase;
-  if (over) phase = "Game over";
-  else if (view.phase === "defending" && view.attack) phase = `${upper(ctx.isYou(view.attack.target_seat) ? "you are" : `${ctx.name(view.attack.target_seat)} is`)} answering an attack`;
-  else if (view.phase === "declaring") phase = `${ctx.isYou(active) ? "You are" : `${ctx.name(active)} is`} declaring attackers`;
-  else phase = ctx.isYou(active) ? "Your turn" : `${ctx.name(active)}'s turn`;
+  const turn = ctx.isYou(active) ? "Your turn" : `${ctx.name(active)}'s turn`;
+  let doing = null;
+  if (view.phase === "defending" && view.attack) doing = `${ctx.isYou(view.attack.target_seat) ? "You are" : `${ctx.name(view.attack.target_seat)} is`} answering an attack`;
+  else if (view.phase === "declaring") doing = `${ctx.isYou(active) ? "You are" : `${ctx.name(active)} is`} declaring attackers`;
   return el("div", { class: "info-bar siege-info-bar" },
-    el("span", { class: "siege-phase" }, phase),
+    el("span", { class: "siege-phase" }, over ? "Game over" : upper(turn)),
     !over && active !== null && active !== undefined ? el("span", { class: "moves-left", title: `${moves(view.moves_left)} left this turn` },
       el("span", { class: "pips", "aria-hidden": "true" }, "●".repeat(Math.max(0, view.moves_left || 0))),
       ` ${moves(view.moves_left)} left`) : null,
+    doing ? el("span", { class: "siege-doing" }, upper(doing)) : null,
     view.winds_of_fate ? stat("", "Winds of Fate") : null,
     view.fixed_deal ? stat("", "fixed deal") : null,
     view.set_aside ? stat("set aside", view.set_aside) : null);
@@ -328,7 +328,8 @@ function sentence(event, ctx) {
       const sizes = d.fortress_sizes || (d.fortresses || []).map((f) => f.length);
       const tombs = (d.tombstones || []).map((id, i) => `${ctx.isYou(i) ? "yours" : `${ctx.name(i)}'s`} is the ${cardName(ctx, id)}`);
       const size = sizes.length && sizes.every((n) => n === sizes[0]) ? ` of ${cards(sizes[0])}` : "";
-      return `Each player shuffles a Fortress${size}${d.winds_of_fate ? " (Winds of Fate)" : ""}; the Tombstones are shown: ${upper(list(tombs))}.`;
+      const dealt = d.winds_of_fate ? `Winds of Fate: the shared cards are shuffled and dealt, a Fortress${size} each` : `Each player shuffles a Fortress${size}`;
+      return `${dealt}; the Tombstones are shown: ${upper(list(tombs))}.`;
     }
     case "FirstPlayerChosen":
       return (d.tied || []).length > 1
