@@ -144,7 +144,7 @@ function prompt(view, ctx) {
   if (!acting) {
     if (view.phase === "choose_first" && view.chooser !== null && view.chooser !== undefined) return `${ctx.name(view.chooser)} chooses who goes first.`;
     if (drawn) return `${ctx.name(drawn.seat)} places a drawn card at an end of their hand.`;
-    if (view.turn !== null && view.turn !== undefined && view.phase === "attack") return `${ctx.name(view.turn)} attacks ${ctx.name(view.attack_target)}.`;
+    if (view.turn !== null && view.turn !== undefined && view.phase === "attack") return `${ctx.name(view.turn)} attacks ${whoIn(view.attack_target, ctx)} this turn.`;
     return (view.to_act || []).length ? `Waiting for ${listWords(view.to_act.map((i) => ctx.name(i)))}.` : "";
   }
   switch (view.phase) {
@@ -205,7 +205,7 @@ export default {
         view.round ? stat("round", view.round) : null, stat("goal", goal), stat("phase", PHASES[view.phase] || view.phase),
         view.round ? stat("play goes", view.direction) : null,
         view.even_round ? stat("", "Even Round (cards left in the deck)") : null),
-      text ? el("p", { class: "fr-prompt" }, text) : null,
+      text ? el("p", { class: "fr-prompt" }, cap(text)) : null,
       el("div", { class: "row piles fr-piles" },
         pile("deck", view.deck),
         pile("discard", (view.discard || []).length, { top: view.discard?.length ? faceUp(view.discard.at(-1), ctx, { small: true, ref: null }) : null }),
