@@ -156,6 +156,9 @@ def test_dragon_fortress_a_whole_game_by_the_board(page: Any, output: Path) -> N
     clicks = play_to_the_outcome(page, limit=1_500, shot=shot, shot_at=60)
     page.wait_for_selector(".panel.outcome")
     assert page.locator("[data-testid=ending]").inner_text().startswith("Winner")
+    detail = page.locator("[data-testid=ending-detail]").inner_text()
+    assert re.match(r"(You|Random bot \d) (defeated the Shadow Terror|placed the last card)", detail), detail
+    assert "Fortress bonus" in detail and "Seat" not in detail, detail
     page.screenshot(path=str(output / "dragon-fortress-board.png"), full_page=True)
 
     # Once the game is over every hand is shown, face up with its numbers, and the scores.

@@ -197,16 +197,24 @@ export default {
     return typeof text === "string" ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   },
 
+  // How the rules ended it (outcome.reason names a seat from 0: "Seat 0 defeated ..."),
+  // and who took the two bonuses.
   ending(view, outcome, ctx) {
     const m = /^Seat (\d+) (.*)$/.exec(outcome?.reason || "");
-    let text = m ? `${who(ctx, Number(m[1]))} ${m[2]}.` : (outcome?.reason || "");
-    if (view?.scores?.length) {
-      const best = Math.max(...view.scores.map((s) => s.total));
-      const top = view.scores.map((s, i) => (s.total === best ? ctx.name(i) : null)).filter((x) => x !== null);
-      text += ` Best total: ${best} (${andList(top)}), counting victory points and the Estate and Fortress bonuses.`;
+    if (!m) return null;
+    const seat = Number(m[1]);
+    const text = [/Shadow Terror/.test(m[2])
+      ? `${who(ctx, seat)} defeated the Shadow Terror, which ends the game at once.`
+      : `${who(ctx, seat)} placed the last card from ${theirs(ctx, seat)} hand, which ends the game.`];
+    const scores = view?.scores || [];
+    if (scores.length) {
+      const estate = scores.map((s, i) => (s.estate_bonus ? `${ctx.name(i)} (${s.estate_bonus})` : null)).filter(Boolean);
+      const fortress = scores.map((s, i) => (s.fortress_bonus ? `${ctx.name(i)} (${s.fortress_bonus})` : null)).filter(Boolean);
+      text.push(estate.length ? `Estate bonus to ${andList(estate)}.` : "No Estate bonus (a tie of three or more).");
+      text.push(fortress.length ? `Fortress bonus to ${andList(fortress)}.` : "No Fortress bonus (a tie).");
     }
-    text = text.trim();
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    const out = text.join(" ");
+    return out.charAt(0).toUpperCase() + out.slice(1);
   },
 };
 
