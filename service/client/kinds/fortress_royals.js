@@ -50,13 +50,13 @@ function reasonWords(reason, ctx) {
   return reason;
 }
 
-function winWords(winners, reason, ctx) {
+function winWords(winners, reason, ctx, points = null) {
   const names = listWords((winners || []).map((i) => whoIn(i, ctx)));
   const shared = (winners || []).length > 1;
   const win = shared ? "share the win" : verb(winners[0], ctx, "win");
   let why = "";
   if (/^reached /.test(reason || "")) why = `, having ${reason}`;
-  else if (/^highest /.test(reason || "")) why = ` with the ${reason}`;
+  else if (/^highest /.test(reason || "")) why = ` with the ${reason}${points !== null && points !== undefined ? `, ${plural(points, "point")}` : ""}`;
   else if (reason) why = ` (${reason})`;
   return `${cap(names)} ${win}${why}.`;
 }
@@ -140,7 +140,7 @@ function prompt(view, ctx) {
   const me = view.seat;
   const acting = me !== null && me !== undefined && (view.to_act || []).includes(me);
   const drawn = view.drawn;
-  if (view.phase === "over") return `The game is over. ${winWords(view.winners, view.result, ctx)}`;
+  if (view.phase === "over") return `The game is over. ${winWords(view.winners, view.result, ctx, view.scores?.[view.winners?.[0]])}`;
   if (!acting) {
     if (view.phase === "choose_first" && view.chooser !== null && view.chooser !== undefined) return `${ctx.name(view.chooser)} chooses who goes first.`;
     if (drawn) return `${ctx.name(drawn.seat)} places a drawn card at an end of their hand.`;
@@ -272,7 +272,7 @@ export default {
     const winners = outcome?.winners || view.winners || [];
     const reason = outcome?.reason || view.result;
     if (!winners.length) return null;
-    return winWords(winners, reason, ctx);
+    return winWords(winners, reason, ctx, outcome?.scores?.[winners[0]] ?? view.scores?.[winners[0]]);
   },
 };
 
