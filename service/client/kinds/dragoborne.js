@@ -231,8 +231,7 @@ function side(p, view, ctx) {
     el("div", { class: "row db-counts" }, stat("deck", p.deck), stat("discard", (p.discard || []).length),
       top ? el("span", { class: "db-top", title: "top of the discard pile" }, `(${nameOf(ctx, top)} on top)`) : null),
     el("div", { class: "db-forts" }, (p.forts || []).map((f, i) => fortBox(f, i, p, view, ctx))),
-    diceRow(p, ctx),
-    resourcesRow(p),
+    el("div", { class: "db-kit" }, diceRow(p, ctx), resourcesRow(p)),
     lifted(p, ctx),
     handZone(p, view, ctx, mine));
 }
@@ -375,6 +374,8 @@ function sentence(event, ctx) {
 function label(a, ctx) {
   const you = viewer(ctx);
   const n = (id) => nameOf(ctx, id);
+  // a creature of yours with the fort it stands on: two copies of a card are told apart
+  const on = (id) => { const f = findCreature(ctx.view, id); return f ? `${n(id)} (Fort ${f.c.fort + 1})` : n(id); };
   const head = ctx.view?.pending?.[0];
   switch (a.type) {
     case "mulligan": return a.cards.length ? `Send back ${list(a.cards.map(n))} and draw ${a.cards.length === 1 ? "a new card" : `${a.cards.length} new ones`}` : "Keep your hand";
@@ -386,13 +387,13 @@ function label(a, ctx) {
       return `Cast ${n(a.card)}${e.length ? `: ${e.map((x) => effectWords(x)).join(", then ")}` : ""}${pays(a, ctx)}`;
     }
     case "shield": return `Dragoshield: ${dieWords(ctx, you, a.die)} before Fort ${a.fort + 1}`;
-    case "cross": return `Dragocross ${n(a.creature)} with ${dieWords(ctx, you, a.die)}`;
-    case "activate": return `Use ${n(a.creature)}: ${abilityWords(ctx.face(a.creature), a.ability)}${pays(a, ctx)}`;
-    case "move": return `Move ${n(a.creature)} to Fort ${a.fort + 1}`;
+    case "cross": return `Dragocross ${on(a.creature)} with ${dieWords(ctx, you, a.die)}`;
+    case "activate": return `Use ${on(a.creature)}: ${abilityWords(ctx.face(a.creature), a.ability)}${pays(a, ctx)}`;
+    case "move": return `Move ${on(a.creature)} to Fort ${a.fort + 1}`;
     case "switch": return `Switch ${list(a.creatures.map((c) => creatureWords(ctx, c)))}`;
     case "combat": return "Go to combat";
     case "end_turn": return "End turn";
-    case "attack": return `${n(a.creature)} attacks ${whose(ctx, 1 - you)} Fort ${a.fort + 1}`;
+    case "attack": return `${on(a.creature)} attacks ${whose(ctx, 1 - you)} Fort ${a.fort + 1}`;
     case "burst": {
       const src = head?.source;
       const e = src ? ctx.face(src)?.effects?.burst || [] : [];
@@ -403,7 +404,7 @@ function label(a, ctx) {
       const e = head ? pendingEffect(head, ctx) : null;
       return cap(effectWords(e, ctx, targetWords(a.target, head, ctx)));
     }
-    case "block": return `Block with ${n(a.creature)}`;
+    case "block": return `Block with ${on(a.creature)}`;
     case "no_block": return "Do not block (a barrier breaks)";
     case "discard": return `Discard ${n(a.card)}`;
     default: return null;
