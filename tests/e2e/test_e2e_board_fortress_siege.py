@@ -187,6 +187,10 @@ def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
     assert page.locator(".board.siege .siege-phase").inner_text() == "Game over"
     assert page.locator(".board.siege .badge.win").count() == 1
     check_faces(page, seen)
+    assert page.locator(".board.siege .seat-zone.out .badge.out").count() == 1, "the loser is marked out"
+    assert page.locator(".board.siege .hand .card.back").count() == 0, "every hand is shown once the game is over"
+    violations = serious_violations(page, ".board-box")
+    assert not violations, violations
 
     lines = assert_log_in_sentences(page, minimum=30)
     assert any(line.startswith("You draw the ") for line in lines), "your own draws are named"
