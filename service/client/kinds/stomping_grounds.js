@@ -117,7 +117,8 @@ function realmMap(view, ctx) {
       else grid.appendChild(el("div", { class: ["realm", "void"], "aria-hidden": "true" }));
     }
   }
-  return el("div", { class: "sg-map-wrap" }, grid);
+  // Wider than the screen, the map scrolls in its own box, which the keyboard can reach.
+  return el("div", { class: "sg-map-wrap", tabindex: 0, role: "region", "aria-label": "the realm map, scrolling sideways" }, grid);
 }
 
 // Cards of your deck an owed choice offers (realms to place at setup, a search).
@@ -126,7 +127,17 @@ function offers(view, ctx) {
   if (!slugs.length) return null;
   const what = (ctx.actions || []).some((a) => a.type === "place_realm") ? "Choose a realm from your deck, then an empty space on the map" : "Choose a card from your deck";
   return el("section", { class: "zone sg-offers", "aria-label": "cards from your deck" }, el("h3", {}, what),
-    el("div", { class: "row cards" }, slugs.map((s) => faceCard(s, face(s, ctx), { ref: `deck:${s}`, small: true }))));
+    el("div", { class: "row cards" }, slugs.map((s) => faceOf(s, ctx, { ref: `deck:${s}`, small: true }))));
+}
+
+// A card from its face, its "i" button (the face's details) beside the card and not in it:
+// a card the board makes a button must hold no other control (axe: nested-interactive).
+function faceOf(id, ctx, { ref = id, small = false } = {}) {
+  const node = faceCard(id, face(id, ctx), { ref, small });
+  const info = node.querySelector(".face-info");
+  if (!info) return node;
+  info.remove();
+  return el("div", { class: ["sg-card", small && "small"] }, node, info);
 }
 
 function pile(label, count, ref, top, ctx) {
@@ -150,11 +161,11 @@ function seatZone(p, view, ctx) {
       pile("burned", (p.burned || []).length, ref("burned"), (p.burned || []).at(-1), ctx),
       p.luck_bonus || p.extra_luck ? stat("luck this turn", `${p.luck_bonus >= 0 ? "+" : ""}${p.luck_bonus}${p.extra_luck ? `, ${plural(p.extra_luck, "extra draw")}` : ""}`) : null),
     el("div", { class: "hand" }, el("span", { class: "stat-label" }, yours ? `your hand (${hand.length})` : `hand (${shown ? hand.length : p.hand})`),
-      shown ? (hand.length ? el("div", { class: "row cards" }, hand.map((id) => faceCard(id, face(id, ctx), { ref: id, small: !yours }))) : el("span", { class: "empty-note" }, " empty"))
+      shown ? (hand.length ? el("div", { class: "row cards" }, hand.map((id) => faceOf(id, ctx, { small: !yours }))) : el("span", { class: "empty-note" }, " empty"))
         : el("div", { class: "row cards" }, Array.from({ length: Math.min(p.hand || 0, 12) }, () => cardBack("hidden card", { small: true })),
           (p.revealed_hand || []).length ? el("span", { class: "muted small" }, `seen: ${p.revealed_hand.map((id) => cardName(id, ctx)).join(", ")}`) : null)),
     (p.hoard || []).length ? el("div", {}, el("span", { class: "stat-label" }, "hoard"),
-      el("div", { class: "row cards" }, p.hoard.map((id) => faceCard(id, face(id, ctx), { ref: id, small: true })))) : null);
+      el("div", { class: "row cards" }, p.hoard.map((id) => faceOf(id, ctx, { small: true })))) : null);
 }
 
 function stackText(view, ctx) {
@@ -197,7 +208,7 @@ const kind = {
       el("div", { class: "info-bar" },
         view.round ? stat("round", view.turn_limit ? `${view.round} of ${view.turn_limit}` : String(view.round)) : null,
         stat("phase", PHASES[view.phase] || view.phase),
-        active && view.phase !== "over" ? stat("turn", ctx.who(view.active)) : null,
+        active && !["over", "setup", "setup_dragons"].includes(view.phase) ? stat("turn", ctx.who(view.active)) : null,
         view.priority !== null && view.priority !== undefined ? stat("may respond", ctx.who(view.priority)) : null,
         stat("realms", `${(view.realms || []).length} of ${view.realm_limit}`)),
       owed ? el("p", { class: "sg-owed", "data-testid": "sg-owed" }, owed) : null,
