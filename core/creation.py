@@ -347,7 +347,7 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             raise CommandError(
                 "invalid_request", f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
             )
-        name = player.get("name") or (f"{bot} bot {index}" if bot else None)
+        name = player.get("name") or (f"{bot.capitalize()} bot {index + 1}" if bot else None)  # as people count: from 1
         seat = {"name": check_name(name), "bot": bot, "open": False}
         if player.get("player") is not None and bot is None:  # a seat held by a player (resolved by the API)
             seat["player"] = str(player["player"])

@@ -531,7 +531,7 @@ class GameBase:
         """What anyone sees once the game is over: ``seat``'s view, with every seat's
         own part of the board (its hand) as that seat sees it. Works for views with a
         ``players`` list indexed by seat; a game whose view is shaped otherwise overrides it."""
-        shown = self.view(state, seat)  # type: ignore[attr-defined]
+        shown: dict[str, JSON] = self.view(state, seat)  # type: ignore[attr-defined]
         players = shown.get("players")
         if not isinstance(players, list):
             return shown
