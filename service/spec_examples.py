@@ -49,7 +49,8 @@ METHODS = ("get", "put", "post", "delete", "patch")
 OPERATOR = "operator-token-for-the-examples"
 SEEDS = {"fortress-royals": "docs-example-1", "dragoborne": "docs-example-2", "fortress-siege": "docs-example-3"}
 # Lists cut to their first few items in a recorded answer (never inside a view or an event's data).
-CUT = {"events": 3, "legal_actions": 3, "games": 2, "entries": 3, "latest": 2, "history": 3, "kinds": 2}
+CUT = {"events": 3, "legal_actions": 3, "games": 2, "entries": 3, "latest": 2, "history": 3, "deliveries": 2}
+KINDS_SHOWN = 2
 KEEP_WHOLE = {"view", "views", "data", "sealed", "notice", "options", "outcome"}
 CARDS_SHOWN = 4
 EXCERPT_LINES = 12
@@ -172,7 +173,7 @@ class Session:
         if body is not None and request_media(operation) is not None:
             self.keep(f"{operation['operationId']}_request", f"{note} (the request)", body)
         if response.status_code != 204:
-            media = response.mimetype
+            media = response.mimetype or ""
             if media == "application/json":
                 value: Any = shape(response.get_json())
             else:
@@ -194,7 +195,8 @@ class Session:
                     break
         finally:
             response.close()
-        self.keep(example_name(self.operation("get", path), response.mimetype), note, "".join(heard[:messages]))
+        media = response.mimetype or ""
+        self.keep(example_name(self.operation("get", path), media), note, "".join(heard[:messages]))
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -204,7 +206,7 @@ def bearer(token: str) -> dict[str, str]:
 def kinds_shown(body: dict[str, Any]) -> dict[str, Any]:
     """The first kinds, without their options of type array: Spectral's array-items rule
     reads any object of ``type: array`` without ``items`` as a schema, even in an example."""
-    kinds = cut(body)["kinds"]
+    kinds = cut(body)["kinds"][:KINDS_SHOWN]
     return {"kinds": [{**k, "options": [o for o in k["options"] if o["type"] != "array"]} for k in kinds]}
 
 
@@ -335,8 +337,12 @@ class Scenario:
 
         self.s.stream(f"/v1/games/{gid}/events/stream", "The first events of the finished game's stream.")
         call("get", f"/v1/games/{gid}/replay", "The finished game's replay: every event whole, and its seed.")
-        self.job(f"/v1/games/{gid}/replays", "replay")
-        self.job(f"/v1/games/{gid}/audits", "audit")
+        self.job(
+            f"/v1/games/{gid}/replays",
+            "replay",
+            "The replay's first lines: the game, then each version's event and views.",
+        )
+        self.job(f"/v1/games/{gid}/audits", "audit", "The audit's report: every check passed.")
         call("post", f"/v1/games/{gid}/rematch", "ann offers a rematch: a new game, seats rotated.", headers=ann_key)
 
         # A rated game of dragoborne between the two players; bob resigns after a move each.
@@ -378,7 +384,7 @@ class Scenario:
         call(
             "get",
             f"/v1/players/me/webhooks/{hook['id']}/deliveries",
-            "ann's notices (no worker has sent them yet).",
+            "ann's latest notices (no worker has sent them yet).",
             headers=ann_key,
         )
         self.s.stream("/v1/players/me/stream?after=0", "The first events of ann's player stream.", ann_key)
@@ -413,12 +419,12 @@ class Scenario:
             self.move(gid, seats)
         raise RuntimeError("no seat could undo a move")
 
-    def job(self, path: str, what: str) -> None:
+    def job(self, path: str, what: str, result: str) -> None:
         """Start a job on the finished game (as a spectator) and read its status and result."""
         started = self.s.call("post", path, f"A {what} of the finished game, as a job.")
         location = started.headers["Location"]
         self.s.call("get", location, f"The {what} job, finished (jobs ran in the same process).")
-        self.s.call("get", f"{location}/result", f"The {what}'s result (the first lines).")
+        self.s.call("get", f"{location}/result", result)
 
 
 def record() -> dict[str, dict[str, Any]]:
@@ -433,17 +439,21 @@ def record() -> dict[str, dict[str, Any]]:
         heartbeat_seconds=1,
     )
     platform = Platform(config, fakeredis.FakeRedis())
-    _workers("wiring").wire(platform, bots=False)
+    _workers("wiring").wire(platform, bots=False)  # with inline jobs: RQ's jobs run here, at once
     platform.handler.scheduler = _workers("scheduling").InlineBots(platform)
     platform.webhooks.runner = NoDeliveryRunner()  # nothing leaves this process
-    _workers("runtime").use(platform)
     session = Session(spec, create_app(config, platform).test_client())
-    Scenario(session, platform).run()
+    try:
+        Scenario(session, platform).run()
+    finally:  # wiring with inline jobs made this process's jobs act through it: no more
+        overrides = _workers("runtime")._override
+        while platform in overrides:
+            overrides.remove(platform)
     return session.examples
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
+class _Dumper(yaml.SafeDumper):  # type: ignore[misc]
+    """Writes a text of several lines as a literal block."""
 
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
