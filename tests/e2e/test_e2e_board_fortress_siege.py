@@ -204,3 +204,18 @@ def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
     elapsed = time.monotonic() - started
     spent = f"clicking {sum(timings):.0f} s, waiting {sum(waits):.0f} s"
     print(f"fortress-siege on the board: {clicks} clicks, {elapsed:.0f} s ({spent})")
+
+
+def test_the_client_has_a_sentence_for_every_event_and_a_label_for_every_action() -> None:
+    """Every event type the kind's evolve knows is a case of the module's describe, and
+    every action type its schemas list is a case of its label (no generic summing up)."""
+    from games.fortress_siege import GAME
+    from games.fortress_siege.state import EVOLVE
+
+    module = (ROOT / "service" / "client" / "kinds" / "fortress_siege.js").read_text()
+    sentences = module[module.index("function sentence(") :]
+    labels = module[module.index("  label(a, ctx) {") : module.index("  // A sentence begins")]
+    missing = [kind for kind in EVOLVE if f'case "{kind}"' not in sentences]
+    assert not missing, f"events without a sentence: {missing}"
+    unlabelled = [kind for kind in GAME.action_schemas() if f'case "{kind}"' not in labels]
+    assert not unlabelled, f"actions without a label: {unlabelled}"
