@@ -144,6 +144,9 @@ def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> No
         page.evaluate("() => document.querySelector('.board-box').scrollIntoView()")
         page.wait_for_timeout(400)
         page.screenshot(path=str(shot), full_page=False)
+    # The map at its widest so far, with its places lit, on a phone: it scrolls in its box.
+    assert overflow_at_phone_width(page) == 0
+    page.set_viewport_size({"width": 1280, "height": 900})
     clicks = play_on_board(page, PREFER, limit=600, seed=3)
     page.wait_for_selector(".panel.outcome")
     assert page.locator("[data-testid=ending]").inner_text().startswith("Winner")
