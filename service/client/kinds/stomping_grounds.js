@@ -344,7 +344,8 @@ const kind = {
       case "DuelResolved": {
         const totals = d.totals || [0, 0];
         const won = d.winner === s ? 0 : 1;
-        return `${says(ctx, d.winner, "win", "wins")} the dragon challenge, ${totals[won]} against ${totals[1 - won]}.`;
+        const tie = totals[0] === totals[1] ? " (a tie goes to the dragon whose turn it is)" : "";
+        return `${says(ctx, d.winner, "win", "wins")} the dragon challenge, ${totals[won]} against ${totals[1 - won]}${tie}.`;
       }
       case "DragonLanded": return `${says(ctx, s, "land", "lands")} on ${realmAt(d.at)}${d.spaces ? ` after ${plural(d.spaces, "space")}` : ""}.`;
       case "CardsBurned": {
