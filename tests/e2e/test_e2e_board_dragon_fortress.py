@@ -148,6 +148,12 @@ def test_dragon_fortress_a_whole_game_by_the_board(page: Any, output: Path) -> N
     page.wait_for_function(PLACED, timeout=15_000)  # the flag and the card placed, in that order
     assert check_faces(page, cards) >= 20  # hand, line, piles, dragons to come
 
+    # Turn 2 up to the placement: axe on the board with the hand's cards playable.
+    page.locator('.board-bar [data-action-type="stay"]').click(timeout=60_000)
+    pick_then(page, COMMON, draw)
+    page.wait_for_selector(hand_card, timeout=15_000)
+    mid_game = serious_violations(page, ".board-box")
+
     shot = None
     if os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1":
         shot = ROOT / "docs" / "tables" / "dragon-fortress.png"
@@ -175,6 +181,7 @@ def test_dragon_fortress_a_whole_game_by_the_board(page: Any, output: Path) -> N
     others = [line for line in lines if line.startswith("Random bot")]  # a bot's move never says "your"
     assert others and not [line for line in others if re.search(r"\byour\b", line)]
 
+    assert not mid_game, mid_game
     assert not serious_violations(page, ".board-box")
     assert overflow_at_phone_width(page) == 0
     page.screenshot(path=str(output / "dragon-fortress-phone.png"), full_page=True)

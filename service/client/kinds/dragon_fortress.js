@@ -35,8 +35,15 @@ function cardBack(label, { small = false } = {}) {
   return el("div", { class: ["card", "back", small && "small"], role: "img", title: label, "aria-label": label });
 }
 
+// A card from its face. One the board may make a button (it carries a data-ref) has its
+// "i" button beside it, over its corner, not inside it: no control nested in another.
 function card(ctx, id, opts = {}) {
-  return faceCard(id, faceOf(ctx, id), opts);
+  const node = faceCard(id, faceOf(ctx, id), opts);
+  if (opts.ref === null) return node;
+  const info = node.querySelector(".face-info");
+  if (!info) return node;
+  info.remove();
+  return el("div", { class: ["df-card", opts.small && "small"] }, node, info);
 }
 
 function viewerSeat(ctx, view) {
@@ -83,10 +90,8 @@ function estate(p, view, ctx) {
     const dragonHere = p.dragon && p.dragon.position === i;
     const extra = [el("span", { class: "df-pos", title: `place ${i + 1} from the flag` }, String(i + 1))];
     if (dragonHere) extra.push(el("span", { class: "df-damage" }, `damage ${p.dragon.damage}/${p.dragon.strength}`));
-    const node = card(ctx, id, { small: true, extra });
-    if (dragonHere) node.classList.add("dragon-here");
-    if (pending && pending.tower === id) node.classList.add("df-pending");
-    return node;
+    const cls = [dragonHere && "dragon-here", pending && pending.tower === id && "df-pending"].filter(Boolean).join(" ") || null;
+    return card(ctx, id, { small: true, extra, cls });
   });
   const front = mine && view.step !== "over"
     ? el("div", { class: "df-front", "data-ref": `front:${p.seat}`, "aria-label": "your Front Line: a new card enters here" }, "Front Line")
