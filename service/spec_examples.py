@@ -22,7 +22,6 @@ none.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import re
@@ -40,6 +39,8 @@ from core.config import Config
 from core.platform import Platform
 from core.webhooks import NoDeliveryRunner
 from service.app import create_app
+from workers import projector as projector_module
+from workers import runtime, scheduling, wiring
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 BEGIN = "    # -- recorded examples: written by `python -m service.spec_examples` from a session with the service --\n"
@@ -56,12 +57,6 @@ CARDS_SHOWN = 4
 EXCERPT_LINES = 12
 EXCERPT_CHARS = 2500
 RULES_CHARS = 700
-
-
-def _workers(module: str) -> Any:
-    """A module of the job runner. Like the entry points (service.cli), this tool wires the
-    HTTP layer to the workers; it does so at run time, so the layers stay as declared."""
-    return importlib.import_module(f"workers.{module}")
 
 
 def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -241,7 +236,7 @@ class Scenario:
         return seat, dict(answer)
 
     def drain(self) -> None:
-        projector = _workers("projector").Projector(self.platform, "spec-examples")
+        projector = projector_module.Projector(self.platform, "spec-examples")
         projector.ensure_group()
         while projector.step(block_ms=None):
             pass
@@ -439,14 +434,14 @@ def record() -> dict[str, dict[str, Any]]:
         heartbeat_seconds=1,
     )
     platform = Platform(config, fakeredis.FakeRedis())
-    _workers("wiring").wire(platform, bots=False)  # with inline jobs: RQ's jobs run here, at once
-    platform.handler.scheduler = _workers("scheduling").InlineBots(platform)
+    wiring.wire(platform, bots=False)  # with inline jobs: RQ's jobs run here, at once
+    platform.handler.scheduler = scheduling.InlineBots(platform)
     platform.webhooks.runner = NoDeliveryRunner()  # nothing leaves this process
     session = Session(spec, create_app(config, platform).test_client())
     try:
         Scenario(session, platform).run()
     finally:  # wiring with inline jobs made this process's jobs act through it: no more
-        overrides = _workers("runtime")._override
+        overrides = runtime._override
         while platform in overrides:
             overrides.remove(platform)
     return session.examples

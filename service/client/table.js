@@ -46,6 +46,8 @@ export function makeCtx(game, view, actions = [], viewer = game.seat) {
     name,
     isYou,
     who: (i) => (isYou(i) ? "You" : name(i)),
+    status: game.status, // open | active | finished (by the rules, or a resignation, an abort, the clock)
+    over: game.status === "finished",
     face: (id) => faces[km.faceKey ? km.faceKey(id) : id] || null,
     cardName: (id) => faces[km.faceKey ? km.faceKey(id) : id]?.name || namedTitle(id),
     valueName: (key, value) => valueName(key, value, game),
@@ -318,7 +320,7 @@ export async function showTable(root, gameId, params) {
     if (game.status === "open") return "Waiting for players to join the open seats.";
     if (game.status === "finished") return "The game is over.";
     const acting = game.to_act || [];
-    if (seat !== null && acting.includes(seat) && !game.seats[seat]?.left) return `Your turn, ${you}.`;
+    if (seat !== null && acting.includes(seat) && !game.seats[seat]?.left) return `Your move, ${you}.`;
     if (!acting.length) return "Resolving…";
     return `Waiting for ${acting.map((i) => seatName(game.seats, i)).join(", ")}.`;
   }
@@ -756,6 +758,10 @@ export async function showTable(root, gameId, params) {
     if (n.game === gameId || n.of === gameId || (game && (n.game === game.rematch || n.game === game.rematch_of))) scheduleRefresh();
   }
   window.addEventListener("tablestream:notice", onNotice);
+  // The board's menu sits by its selection: drawn again when the window changes size.
+  let resizeTimer = null;
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(() => { if (game) render(); }, 150); };
+  window.addEventListener("resize", onResize);
 
   boot();
   chat.reset();
@@ -767,5 +773,7 @@ export async function showTable(root, gameId, params) {
     clearInterval(clockTimer);
     chat.stop();
     window.removeEventListener("tablestream:notice", onNotice);
+    window.removeEventListener("resize", onResize);
+    clearTimeout(resizeTimer);
   };
 }
