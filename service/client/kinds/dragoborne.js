@@ -157,18 +157,20 @@ function fortBox(f, i, side, view, ctx) {
   const setup = view.phase === "mulligan";
   const barrierText = setup ? "barriers after the mulligan" : f.destroyed ? "destroyed" : `${f.barriers} ${f.barriers === 1 ? "barrier" : "barriers"}`;
   const label = `${whose(ctx, side.seat)} Fort ${i + 1}, ${f.colour}: ${barrierText}${shieldDie ? `, Dragoshield ${shieldDie.value}${shieldDie.damage ? ` (${shieldDie.damage} damage)` : ""}` : ""}`;
+  // The place an action names (data-ref) is the fort's head: its name, barriers, banner and
+  // Dragoshield; the creatures on it are places of their own beside it, never inside it.
   return el("div", {
     class: ["fort", "db-fort", f.destroyed && !setup && "destroyed", attacked && "attacked"],
-    "data-ref": `fort:${side.seat}:${i}`, "aria-label": cap(label), title: cap(label),
     style: { "--tint": `var(--c-${f.colour})` },
   },
-  el("div", { class: "fort-head" },
-    el("span", { class: "fort-name" }, `Fort ${i + 1}`),
-    el("span", { class: "db-barriers" }, setup ? "—" : f.destroyed ? "fallen" : [el("span", { class: "db-pips", "aria-hidden": "true" }, "▮".repeat(f.barriers)), ` ${f.barriers}`])),
-  el("div", { class: "fort-banner" }, `${cap(f.colour)} · ${nameOf(ctx, f.banner)}`),
-  shieldDie ? el("div", { class: "db-shield", title: `Dragoshield: EDR ${shieldDie.value - (shieldDie.damage || 0)}` },
-    die(shieldDie.value, { colour: shieldDie.colour, label: `Dragoshield ${shieldDie.colour} ${shieldDie.value}` }),
-    el("span", {}, `Shield ${shieldDie.value - (shieldDie.damage || 0)}`)) : null,
+  el("div", { class: "db-fort-place", "data-ref": `fort:${side.seat}:${i}`, "aria-label": cap(label), title: cap(label) },
+    el("div", { class: "fort-head" },
+      el("span", { class: "fort-name" }, `Fort ${i + 1}`),
+      el("span", { class: "db-barriers" }, setup ? "—" : f.destroyed ? "fallen" : [el("span", { class: "db-pips", "aria-hidden": "true" }, "▮".repeat(f.barriers)), ` ${f.barriers}`])),
+    el("div", { class: "fort-banner" }, `${cap(f.colour)} · ${nameOf(ctx, f.banner)}`),
+    shieldDie ? el("div", { class: "db-shield", title: `Dragoshield: EDR ${shieldDie.value - (shieldDie.damage || 0)}` },
+      die(shieldDie.value, { colour: shieldDie.colour, label: `Dragoshield ${shieldDie.colour} ${shieldDie.value}` }),
+      el("span", {}, `Shield ${shieldDie.value - (shieldDie.damage || 0)}`)) : null),
   el("div", { class: "db-guards" }, guards.length ? guards.map((c) => creatureCard(c, side, view, ctx)) : el("span", { class: "empty-note" }, "no creature")));
 }
 
@@ -355,7 +357,7 @@ function sentence(event, ctx) {
     case "CreatureDestroyed": return `${possessed(ctx, s, d.creature)} is destroyed.`;
     case "ShieldDestroyed": return `${cap(whose(ctx, s))} Dragoshield breaks.`;
     case "BarrierBroken": return `A barrier of ${whose(ctx, s)} Fort ${d.fort + 1} breaks${d.card ? ` (${nameOf(ctx, d.card)})` : ""}.`;
-    case "FortDestroyed": return `${cap(whose(ctx, s))} Fort ${d.fort + 1} falls: no barrier left.`;
+    case "FortDestroyed": return `${cap(whose(ctx, s))} Fort ${d.fort + 1} falls, with no barrier left.`;
     case "FortBurst": return `${does(ctx, s, "fire", "fires")} the Fort Burst of ${nameOf(ctx, d.card)}.`;
     case "BarrierTaken": return d.card ? `${does(ctx, s, "take", "takes")} ${nameOf(ctx, d.card)} into ${ctx.isYou(s) ? "your" : "their"} hand.` : `${does(ctx, s, "take", "takes")} the broken barrier into ${ctx.isYou(s) ? "your" : "their"} hand.`;
     case "CreatureRested": return `${possessed(ctx, s, d.creature)} is rested.`;
