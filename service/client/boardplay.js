@@ -79,6 +79,8 @@ export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }
       if (depth && !target && !chosen) node.classList.add("dimmed");
       if (!(target || chosen || starts)) continue;
       node.classList.add("playable");
+      // A control holds no other control: the card's own "i" gives way to "About" in the menu.
+      for (const inner of node.querySelectorAll(".face-info")) inner.remove();
       node.dataset.actionTypes = [...(next.get(ref) || new Set(items.filter((it) => it.refs[0] === ref).map((it) => it.a.type)))].join(" ");
       node.tabIndex = 0;
       node.setAttribute("role", "button");
@@ -99,6 +101,8 @@ export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }
   listed.map((it) => choiceButton(it, busy, onAct, "menuitem")),
   further.length ? el("p", { class: "board-menu-note" }, candidates.length > MENU_MAX
     ? `${candidates.length - listed.length} more: pick a highlighted target on the board.` : "Or pick a highlighted target on the board.") : null,
+  anchor?.showFace ? el("button", { type: "button", class: "link board-about", role: "menuitem",
+    onclick: (ev) => { ev.stopPropagation(); anchor.showFace(); } }, `About ${anchor.querySelector(".named-title")?.textContent || "this card"}`) : null,
   el("button", { type: "button", class: "link board-cancel", role: "menuitem", onclick: cancel }, "Cancel"));
   box.appendChild(menu);
   place(menu, anchor, box);

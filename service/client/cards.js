@@ -133,7 +133,7 @@ export function faceCard(id, face, { ref = id, small = false, cls = null, extra 
     onclick: (ev) => { ev.stopPropagation(); showFace(id, face); },
     onkeydown: (ev) => ev.stopPropagation(),
   }, "i");
-  return el("div", {
+  const card = el("div", {
     class: ["card", "named", "face", small && "small", cls], "data-ref": ref, "data-card": id, title: summary,
     "aria-label": summary, style: { "--tint": tint },
   },
@@ -143,6 +143,8 @@ export function faceCard(id, face, { ref = id, small = false, cls = null, extra 
     el("span", { class: "face-stat-label" }, s.label), " ", el("b", {}, String(s.value))))) : null,
   face.text && !small ? el("span", { class: "face-text" }, face.text) : null,
   info, extra);
+  card.showFace = () => showFace(id, face); // the board's menu offers it once the card is a control
+  return card;
 }
 
 function showFace(id, face) {

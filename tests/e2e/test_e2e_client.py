@@ -67,6 +67,10 @@ def create_game(page: Any, kind: str, players: int = 2, options: dict[str, str] 
     page.select_option("#kind", kind)
     page.fill("#players", str(players))
     page.dispatch_event("#players", "change")
+    # The seats are drawn again for the count: wait for the last one, and leave the count's
+    # field, before typing a name (typing too soon once went into the count itself).
+    page.locator(f'[data-seat-type="{players - 1}"]').wait_for()
+    page.locator("#players").blur()
     for seat, name in zip(range(humans), ["Tess", "Uma", "Vic"], strict=False):
         page.select_option(f'[data-seat-type="{seat}"]', "human")
         page.fill(f'input[name="name-{seat}"]', name)
