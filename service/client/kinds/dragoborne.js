@@ -224,12 +224,12 @@ function lifted(p, ctx) {
 
 function side(p, view, ctx) {
   const mine = ctx.isYou(p.seat);
-  const acting = (view.to_act || []).includes(p.seat);
+  const acting = !ctx.over && (view.to_act || []).includes(p.seat);
   const top = (p.discard || []).at(-1);
   return el("section", { class: ["seat-zone", "db-side", mine && "mine", acting && "acting"], "aria-label": mine ? "your side" : `${ctx.name(p.seat)}'s side` },
     el("h4", { class: "db-side-head" }, ctx.name(p.seat), mine ? " (you)" : "",
       view.decks?.[p.seat] ? el("span", { class: "db-deckname" }, ` · ${cap(view.decks[p.seat])}`) : null,
-      p.seat === view.active && view.phase !== "mulligan" && view.phase !== "over" ? el("span", { class: "db-turn-mark" }, " · this turn") : null),
+      p.seat === view.active && view.phase !== "mulligan" && view.phase !== "over" && !ctx.over ? el("span", { class: "db-turn-mark" }, " · this turn") : null),
     el("div", { class: "row db-counts" }, stat("deck", p.deck), stat("discard", (p.discard || []).length),
       top ? el("span", { class: "db-top", title: "top of the discard pile" }, `(${nameOf(ctx, top)} on top)`) : null),
     el("div", { class: "db-forts" }, (p.forts || []).map((f, i) => fortBox(f, i, p, view, ctx))),
@@ -242,7 +242,9 @@ function side(p, view, ctx) {
 function statusLines(view, ctx) {
   const lines = [];
   const acting = view.to_act || [];
-  if (view.phase === "over") {
+  if (view.phase === "over" || ctx.over) {
+    // ctx.over: also a game ended by a resignation, an abort or the clock, which the
+    // rules' view does not know of
     lines.push(el("p", { class: "db-turn" }, "Game over."));
     return lines;
   }
@@ -448,7 +450,7 @@ export default {
     const attacker = view.attack ? findCreature(view, view.attack.creature) : null;
     return el("div", { class: "board dragoborne" },
       el("div", { class: "db-status" }, statusLines(view, ctx)),
-      view.attack ? el("div", { class: "attack-banner db-attack", role: "status" },
+      view.attack && !ctx.over ? el("div", { class: "attack-banner db-attack", role: "status" },
         `${attacker ? possessed(ctx, attacker.seat, view.attack.creature) : "A creature"} attacks ${whose(ctx, 1 - view.active)} Fort ${view.attack.fort + 1}.`) : null,
       el("div", { class: "seats db-seats" }, order.map((p) => side(p, view, ctx))));
   },
