@@ -37,6 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Terror.
 PREFER = ("sacrifice", "stay", "place", "draw", "advance", "purchase", "spare", "move")
 COMMON = '.df-pile.playable[data-ref="pile:common"]'
+# The table's drawing now is marked; a drawing without the mark is a new one.
+MARK = "() => { const b = document.querySelector('.board'); if (b) b.dataset.e2eSeen = '1'; }"
+REDRAWN = "() => { const b = document.querySelector('.board'); return !!b && !b.dataset.e2eSeen; }"
 
 # The numbers on every card face the board shows: its id and each chip's label and value.
 SHOWN_FACES = """() => [...document.querySelectorAll('.board.dragon-fortress .card.face[data-card]')].map((n) => ({
@@ -97,17 +100,23 @@ def pick_then(page: Any, first: str, then: Any, tries: int = 5) -> None:
 
 def turn(page: Any, rng: random.Random) -> bool:
     """One click on the board (board.py's driver), the common supply first when it is
-    offered; False once the outcome shows."""
+    offered, then a wait for the table to be drawn again (a click on the drawing an action
+    leaves until its answer comes is lost); False once the outcome shows."""
     where = wait_for_board(page)
     if where == "over":
         return False
+    page.evaluate(MARK)
     if where == "board" and page.locator(COMMON).count():
         try:
             page.locator(COMMON).first.click(timeout=3_000)
         except Exception:  # drawn again under the pointer
             pass
-        return True
-    board_move(page, PREFER, rng)
+    else:
+        board_move(page, PREFER, rng)
+    try:
+        page.wait_for_function(REDRAWN, timeout=5_000)
+    except Exception:  # nothing to draw again (a click that changed nothing)
+        pass
     return True
 
 
