@@ -269,8 +269,10 @@ function statusLines(view, ctx) {
 function pendingText(item, view, ctx) {
   const me = ctx.isYou(item.seat);
   if (item.kind === "block") {
-    const att = view.attack ? creatureWords(ctx, view.attack.creature) : "the attacker";
-    return me ? `Block ${att} with a standing creature on your Fort ${(view.attack?.fort ?? 0) + 1}, or let a barrier break.` : `${ctx.name(item.seat)} decides whether to block ${att}.`;
+    const fort = (view.attack?.fort ?? 0) + 1;
+    const att = view.attack ? `${whose(ctx, view.active)} ${nameOf(ctx, view.attack.creature)}` : "the attacker";
+    return me ? `${cap(att)} attacks your Fort ${fort}: block it with a standing creature on that fort, or let a barrier break.`
+      : `${ctx.name(item.seat)} decides whether to block ${att} on their Fort ${fort}.`;
   }
   if (item.kind === "burst") {
     if (me && item.source) {
@@ -450,7 +452,7 @@ export default {
     const attacker = view.attack ? findCreature(view, view.attack.creature) : null;
     return el("div", { class: "board dragoborne" },
       el("div", { class: "db-status" }, statusLines(view, ctx)),
-      view.attack && !ctx.over ? el("div", { class: "attack-banner db-attack", role: "status" },
+      view.attack && !ctx.over && view.pending?.[0]?.kind !== "block" ? el("div", { class: "attack-banner db-attack", role: "status" },
         `${attacker ? possessed(ctx, attacker.seat, view.attack.creature) : "A creature"} attacks ${whose(ctx, 1 - view.active)} Fort ${view.attack.fort + 1}.`) : null,
       el("div", { class: "seats db-seats" }, order.map((p) => side(p, view, ctx))));
   },
