@@ -8,6 +8,7 @@ as docs/tables/dragoborne.png."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import time
 from pathlib import Path
@@ -17,8 +18,8 @@ import pytest
 
 from tests.e2e.board import (
     assert_log_in_sentences,
+    board_move,
     overflow_at_phone_width,
-    play_on_board,
     serious_violations,
     wait_for_board,
 )
@@ -84,6 +85,22 @@ def check_faces(page: Any) -> int:
     return checked
 
 
+def play(page: Any, shot: Path, limit: int = 900, shot_at: int = 40) -> int:
+    """board.py's clicks on the board until the outcome shows (as its play_on_board), with
+    the mid-game screenshot taken with the board at the top of the window."""
+    rng = random.Random(5)
+    for clicks in range(limit):
+        if wait_for_board(page) == "over":
+            return clicks
+        board_move(page, PREFER, rng)
+        if clicks == shot_at:
+            page.wait_for_timeout(400)
+            page.locator(".board-box").evaluate("(n) => n.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(shot), full_page=False)
+    raise AssertionError(f"no outcome after {limit} clicks on the board")
+
+
 def test_a_whole_game_on_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
     create_game(page, "dragoborne")
@@ -92,7 +109,7 @@ def test_a_whole_game_on_the_board(page: Any, output: Path) -> None:
 
     shot = DOCS_SHOT if os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1" else output / "dragoborne-board.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
-    clicks = play_on_board(page, PREFER, limit=900, seed=5, shot=shot, shot_at=40)
+    clicks = play(page, shot)
     page.wait_for_selector(".panel.outcome")
 
     # The outcome in the rules' words (the kind's ending): every fort of one side fell, or
