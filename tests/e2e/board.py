@@ -32,6 +32,9 @@ OFFERS = """(where) => {
 }"""
 
 
+REDRAWN = """() => document.querySelector('.panel.outcome') || !document.querySelector('.board[data-e2e-old]')"""
+
+
 def wait_for_board(page: Any, timeout: float = 30_000) -> str:
     """'over', 'menu' or 'board', once the page offers one."""
     return str(page.wait_for_function(STATE, timeout=timeout).json_value())
@@ -55,10 +58,17 @@ def board_move(page: Any, prefer: Sequence[str] = (), rng: random.Random | None 
         return None
     best = min(_rank(types, prefer) for _, types, _ in offers)
     index, _, text = rng.choice([o for o in offers if _rank(o[1], prefer) == best])
+    page.evaluate("() => document.querySelectorAll('.board').forEach((b) => { b.dataset.e2eOld = '1'; })")
     try:
         page.locator(f'[data-e2e="{index}"]').click(timeout=3_000)
     except Exception:  # the table was drawn again under the pointer: look again
         return None
+    # Every click draws the table again (a selection, or the answer to a move): wait for
+    # that, so the next click is on what the player now sees.
+    try:
+        page.wait_for_function(REDRAWN, timeout=5_000)
+    except Exception:  # the answer is slow: the next look waits for the page anyway
+        pass
     return str(text)
 
 
