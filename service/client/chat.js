@@ -20,7 +20,7 @@ export function chatPanel(gameId, ctx) {
   const unseen = { seats: 0, spectators: 0 };
 
   const tabs = el("div", { class: "chat-tabs", role: "tablist", "aria-label": "chat channels" });
-  const list = el("ol", { class: "chat-log", "aria-label": "chat messages", "aria-live": "polite", "data-testid": "chat-log" });
+  const list = el("ol", { class: "chat-log", "aria-label": "chat messages", "aria-live": "polite", "data-testid": "chat-log", tabindex: "0" });
   const note = el("p", { class: "muted small chat-note" });
   const input = el("input", { type: "text", id: `chat-text-${gameId}`, class: "chat-input", maxlength: MAX, autocomplete: "off", "aria-label": "message", "data-testid": "chat-input", placeholder: "Say something to the table" });
   const send = el("button", { type: "submit", class: "small", "data-testid": "chat-send" }, "Send");

@@ -42,7 +42,7 @@ export async function showReplay(root, gameId, params) {
   const slider = el("input", { type: "range", id: "replay-slider", min: 1, max: last, value: version, "aria-label": "version" });
   const label = el("output", { for: "replay-slider", class: "replay-version" });
   const views = el("div", { class: "replay-views" });
-  const evBox = el("ol", { class: "log replay-log", "aria-label": "events up to this version" });
+  const evBox = el("ol", { class: "log replay-log", "aria-label": "events up to this version", tabindex: "0" });
   const seedBox = el("section", { class: "panel seed-panel" }, el("h3", {}, "Fair deal"));
   const verifyBox = el("section", { class: "panel verify-panel" }, el("h3", {}, "Verification"));
   const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));

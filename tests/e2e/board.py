@@ -106,6 +106,10 @@ def assert_log_in_sentences(page: Any, minimum: int = 5) -> list[str]:
     """Every line of the log is a sentence its kind wrote (none summed up generically),
     starting with a capital and ending with a stop, with no seat, fort or die numbered
     from 0 and no "key: value" bookkeeping. Answers the lines."""
+    if page.locator(".panel.outcome").count():
+        # The outcome may be drawn from a move's answer before the stream brings the last
+        # events: the log is whole once the seed's reveal, the game's last event, is in it.
+        page.locator('.log .event[data-type="SeedRevealed"]').first.wait_for(timeout=20_000)
     lines = log_lines(page)
     assert len(lines) >= minimum, f"only {len(lines)} lines in the log"
     problems = []
