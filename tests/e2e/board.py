@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # What the page offers now: the outcome, or the board's controls (a menu first).
@@ -35,6 +35,62 @@ OFFERS = """(where) => {
 REDRAWN = """() => document.querySelector('.panel.outcome') || !document.querySelector('.board[data-e2e-old]')"""
 
 
+NAMES = ["Tess", "Uma", "Vic"]
+
+
+def _fill_form(page: Any, kind: str, players: int, options: dict[str, str | bool], humans: int, bot: str) -> bool:
+    """The lobby's create form filled in; True when it held (the lobby may draw the form
+    again as its lists arrive, and typing too soon after the count once went into it)."""
+    page.select_option("#kind", kind)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    page.locator(f'[data-seat-type="{players - 1}"]').wait_for()
+    page.locator("#players").blur()
+    for seat, name in zip(range(humans), NAMES, strict=False):
+        page.select_option(f'[data-seat-type="{seat}"]', "human")
+        page.fill(f'input[name="name-{seat}"]', name)
+    for seat in range(humans, players):
+        page.select_option(f'[data-seat-type="{seat}"]', "bot")
+        page.select_option(f'[data-seat-level="{seat}"]', bot)
+    for name, value in options.items():
+        if isinstance(value, bool):
+            page.set_checked(f"#opt-{name}", value)
+        else:
+            page.fill(f"#opt-{name}", value)
+    page.wait_for_timeout(200)
+    return bool(
+        page.evaluate(
+            """([players, names, options]) => document.querySelectorAll('[data-seat-type]').length === players
+              && names.every((n, i) => document.querySelector(`input[name="name-${i}"]`).value === n)
+              && Object.entries(options).every(([k, v]) => {
+                   const input = document.querySelector(`#opt-${k}`);
+                   return typeof v === 'boolean' ? input.checked === v : input.value === v;
+                 })""",
+            [players, NAMES[:humans], options],
+        )
+    )
+
+
+def create_game(
+    page: Any,
+    kind: str,
+    players: int = 2,
+    options: dict[str, str | bool] | None = None,
+    humans: int = 1,
+    bot: str = "random",
+) -> str:
+    """A game made in the lobby, Tess (and Uma, Vic) at the first seats and bots at the
+    others; answers its id once its table is drawn for Tess."""
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create]")
+    held = any(_fill_form(page, kind, players, options or {}, humans, bot) for _ in range(3))
+    assert held, "the create form kept being reset"
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
+    page.wait_for_selector(".board", timeout=15_000)
+    return str(page.url.split("#/game/")[1].split("?")[0])
+
+
 def wait_for_board(page: Any, timeout: float = 30_000) -> str:
     """'over', 'menu' or 'board', once the page offers one."""
     return str(page.wait_for_function(STATE, timeout=timeout).json_value())
@@ -45,10 +101,16 @@ def _rank(types: Sequence[str], prefer: Sequence[str]) -> int:
     return min(ranks) if ranks else len(prefer)
 
 
-def board_move(page: Any, prefer: Sequence[str] = (), rng: random.Random | None = None) -> str | None:
+def board_move(
+    page: Any,
+    prefer: Sequence[str] = (),
+    rng: random.Random | None = None,
+    rank: Callable[[list[str], str], Any] | None = None,
+) -> str | None:
     """One click on the board: in the open menu if there is one, else on the action bar
-    or a playable element, choosing by action type in ``prefer`` order (ties at random).
-    Answers what was clicked (its text), or None when the page offers nothing yet."""
+    or a playable element, choosing by action type in ``prefer`` order, or by ``rank``
+    (of the action types and the text; lower is better), ties at random. Answers what
+    was clicked (its text), or None when the page offers nothing yet."""
     rng = rng or random.Random(0)
     where = page.evaluate(STATE)
     if where not in ("menu", "board"):
@@ -56,8 +118,9 @@ def board_move(page: Any, prefer: Sequence[str] = (), rng: random.Random | None 
     offers = page.evaluate(OFFERS, where)
     if not offers:
         return None
-    best = min(_rank(types, prefer) for _, types, _ in offers)
-    index, _, text = rng.choice([o for o in offers if _rank(o[1], prefer) == best])
+    score = rank or (lambda types, _text: _rank(types, prefer))
+    best = min(score(types, text) for _, types, text in offers)
+    index, _, text = rng.choice([o for o in offers if score(o[1], o[2]) == best])
     page.evaluate("() => document.querySelectorAll('.board').forEach((b) => { b.dataset.e2eOld = '1'; })")
     try:
         page.locator(f'[data-e2e="{index}"]').click(timeout=3_000)

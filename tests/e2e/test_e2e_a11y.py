@@ -10,8 +10,7 @@ import pytest
 import requests
 
 from games import registry
-from tests.e2e.board import overflow_at_phone_width, serious_violations
-from tests.e2e.test_e2e_client import create_game
+from tests.e2e.board import create_game, overflow_at_phone_width, serious_violations
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 

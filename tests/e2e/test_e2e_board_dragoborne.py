@@ -19,11 +19,11 @@ import pytest
 from tests.e2e.board import (
     assert_log_in_sentences,
     board_move,
+    create_game,
     overflow_at_phone_width,
     serious_violations,
     wait_for_board,
 )
-from tests.e2e.test_e2e_client import create_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

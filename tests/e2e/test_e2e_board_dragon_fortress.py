@@ -22,6 +22,7 @@ import pytest
 from tests.e2e.board import (
     assert_log_in_sentences,
     board_move,
+    create_game,
     overflow_at_phone_width,
     serious_violations,
     wait_for_board,
@@ -57,21 +58,6 @@ CARDS = "() => fetch('/v1/kinds/dragon-fortress/cards').then((r) => r.json())"
 
 def face_key(card: str) -> str:
     return re.sub(r"-\d+$", "", card)
-
-
-def create_game(page: Any) -> None:
-    page.goto("/")
-    page.select_option("#kind", KIND)
-    page.fill("#players", "3")
-    page.dispatch_event("#players", "change")
-    page.select_option('[data-seat-type="0"]', "human")
-    page.fill('input[name="name-0"]', "Tess")
-    for seat in (1, 2):
-        page.select_option(f'[data-seat-type="{seat}"]', "bot")
-        page.select_option(f'[data-seat-level="{seat}"]', "random")
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
-    page.wait_for_selector(".board.dragon-fortress", timeout=15_000)
 
 
 def check_faces(page: Any, cards: dict[str, Any]) -> int:
@@ -135,7 +121,7 @@ def play_to_the_outcome(page: Any, limit: int, shot: Path | None, shot_at: int) 
 
 def test_dragon_fortress_a_whole_game_by_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
-    create_game(page)
+    create_game(page, KIND, 3)
     cards = page.evaluate(CARDS)["cards"]
     assert {"crop-field", "guard-tower", "gold", "barn", "spitfire", "shadow-terror"} <= set(cards)
 

@@ -20,6 +20,7 @@ import pytest
 from tests.e2e.board import (
     assert_log_in_sentences,
     board_move,
+    create_game,
     overflow_at_phone_width,
     play_on_board,
     serious_violations,
@@ -50,21 +51,6 @@ ENDS_AROUND = """(seat) => {
   const right = line.querySelector(`[data-ref="end:${seat}:right"]`).getBoundingClientRect();
   return left.right <= cards[0].left + 1 && right.left >= cards.at(-1).right - 1 && right.right <= window.innerWidth;
 }"""
-
-
-def create_game(page: Any) -> None:
-    page.goto("/")
-    page.select_option("#kind", KIND)
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.select_option('[data-seat-type="0"]', "human")
-    page.fill('input[name="name-0"]', "Tess")
-    page.select_option('[data-seat-type="1"]', "bot")
-    page.select_option('[data-seat-level="1"]', "random")
-    page.fill("#opt-rounds", "1")
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
-    page.wait_for_selector(".board.royals", timeout=15_000)
 
 
 def check_faces(page: Any, cards: dict[str, Any]) -> int:
@@ -109,7 +95,7 @@ def pick_then(page: Any, first: str, then: Any, tries: int = 5) -> None:
 
 def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
-    create_game(page)
+    create_game(page, KIND, 2, {"rounds": "1"})
     cards = page.evaluate(CARDS)["cards"]
     assert len(cards) == 52
     assert wait_for_board(page) in ("board", "menu")

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.board import (
-    OFFERS,
-    STATE,
     assert_log_in_sentences,
+    board_move,
+    create_game,
     overflow_at_phone_width,
     serious_violations,
     wait_for_board,
@@ -63,40 +63,6 @@ def rank(types: list[str], text: str) -> tuple[int, int]:
     return by_type, 2 if own else (0 if fortress else 1)
 
 
-def siege_move(page: Any, rng: random.Random) -> str | None:
-    """One click on the board (board.py's offers: the menu, the action bar or a playable
-    element), the best by ``rank``, ties at random."""
-    where = page.evaluate(STATE)
-    if where not in ("menu", "board"):
-        return None
-    offers = page.evaluate(OFFERS, where)
-    if not offers:
-        return None
-    best = min(rank(types, text) for _, types, text in offers)
-    index, _, text = rng.choice([o for o in offers if rank(o[1], o[2]) == best])
-    try:
-        page.locator(f'[data-e2e="{index}"]').click(timeout=3_000)
-    except Exception:  # the table was drawn again under the pointer: look again
-        return None
-    return str(text)
-
-
-def create_game(page: Any) -> str:
-    page.goto("/")
-    page.select_option("#kind", "fortress-siege")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.select_option('[data-seat-type="0"]', "human")
-    page.fill('input[name="name-0"]', "Tess")
-    page.select_option('[data-seat-type="1"]', "bot")
-    page.select_option('[data-seat-level="1"]', "random")
-    page.check("#opt-winds_of_fate")
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
-    page.wait_for_selector(".board.siege", timeout=15_000)
-    return page.url.split("#/game/")[1].split("?")[0]
-
-
 FACES_SHOWN = """async () => {
   const faces = (await (await fetch('/v1/kinds/fortress-siege/cards')).json()).cards;
   const out = [];
@@ -129,7 +95,7 @@ def standing(page: Any, clicks: int) -> bool:
 
 def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
-    create_game(page)
+    create_game(page, "fortress-siege", 2, {"winds_of_fate": True})
     rng = random.Random(7)
     docs = os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1"
     seen = {"cards": 0}
@@ -160,12 +126,12 @@ def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
                 assert overflow_at_phone_width(page) <= 0, "the table is wider than a 390 px phone"
                 if wait_for_board(page) == "over":
                     break
-                siege_move(page, rng)
+                board_move(page, rng=rng, rank=rank)
                 clicks += 1
             page.screenshot(path=str(output / "fortress-siege-board-390.png"), full_page=True)
             page.set_viewport_size({"width": 1280, "height": 900})
             while wait_for_board(page) == "menu":  # no selection open: the board as it rests
-                siege_move(page, rng)
+                board_move(page, rng=rng, rank=rank)
                 clicks += 1
             page.wait_for_timeout(300)
             violations = serious_violations(page, ".board-box")
@@ -173,7 +139,7 @@ def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
             checked_at_phone = True
             continue
         t0 = time.monotonic()
-        siege_move(page, rng)
+        board_move(page, rng=rng, rank=rank)
         clicks += 1
         timings.append(time.monotonic() - t0)
         assert clicks < 900, "no outcome after 900 clicks on the board"

@@ -19,6 +19,7 @@ import pytest
 from tests.e2e.board import (
     assert_log_in_sentences,
     board_move,
+    create_game,
     overflow_at_phone_width,
     play_on_board,
     serious_violations,
@@ -66,39 +67,6 @@ def face_key(card_id: str) -> str:
     return found.group(1) if found else card_id
 
 
-def fill_form(page: Any) -> bool:
-    """The create form for Tess and two random bots, one round; True when it held."""
-    page.select_option("#kind", KIND)
-    page.fill("#players", "3")
-    page.dispatch_event("#players", "change")
-    page.locator("#players").blur()  # else the next fill may still type into it
-    page.select_option('[data-seat-type="0"]', "human")
-    page.locator('input[name="name-0"]').click()
-    page.locator('input[name="name-0"]').fill("Tess")
-    for seat in (1, 2):
-        page.select_option(f'[data-seat-type="{seat}"]', "bot")
-        page.select_option(f'[data-seat-level="{seat}"]', "random")
-    page.fill("#opt-turn_limit", "1")
-    page.wait_for_timeout(300)
-    return bool(
-        page.evaluate(
-            """() => document.querySelectorAll('.seat-row').length === 3
-              && document.querySelector('input[name="name-0"]').value === 'Tess'
-              && document.querySelector('#opt-turn_limit').value === '1'"""
-        )
-    )
-
-
-def create_game(page: Any) -> None:
-    page.goto("/")
-    page.wait_for_load_state("networkidle")
-    # The lobby may draw its form again as its lists arrive: fill it until it holds.
-    assert any(fill_form(page) for _ in range(3)), "the create form kept being reset"
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
-    page.wait_for_selector(".board.stomping", timeout=15_000)
-
-
 def check_faces(page: Any, cards: dict[str, Any]) -> int:
     shown = page.evaluate(SHOWN_FACES)
     for card in shown:
@@ -109,7 +77,7 @@ def check_faces(page: Any, cards: dict[str, Any]) -> int:
 
 def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
-    create_game(page)
+    create_game(page, KIND, 3, {"turn_limit": "1"})
     cards = page.evaluate(CARDS)["cards"]
     assert wait_for_board(page) == "board"
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.board import create_game
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 # Which of the legal actions the test clicks first, per kind: enough to finish a game
@@ -60,29 +62,6 @@ CHOOSE = """(prefs) => {
 def version(page: Any) -> int:
     text = page.locator(".table-head .pill", has_text="version").first.inner_text()
     return int(re.search(r"\d+", text).group())  # type: ignore[union-attr]
-
-
-def create_game(page: Any, kind: str, players: int = 2, options: dict[str, str] | None = None, humans: int = 1) -> str:
-    page.goto("/")
-    page.select_option("#kind", kind)
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
-    # The seats are drawn again for the count: wait for the last one, and leave the count's
-    # field, before typing a name (typing too soon once went into the count itself).
-    page.locator(f'[data-seat-type="{players - 1}"]').wait_for()
-    page.locator("#players").blur()
-    for seat, name in zip(range(humans), ["Tess", "Uma", "Vic"], strict=False):
-        page.select_option(f'[data-seat-type="{seat}"]', "human")
-        page.fill(f'input[name="name-{seat}"]', name)
-    for seat in range(humans, players):
-        page.select_option(f'[data-seat-type="{seat}"]', "bot")
-        page.select_option(f'[data-seat-level="{seat}"]', "random")
-    for name, value in (options or {}).items():
-        page.fill(f"#opt-{name}", value)
-    page.click("[data-testid=create]")
-    page.wait_for_url(re.compile(r"#/game/[^?]+\?seat=0"), timeout=15_000)
-    page.wait_for_selector(".board", timeout=15_000)
-    return page.url.split("#/game/")[1].split("?")[0]
 
 
 def wait_ready(page: Any, timeout: float = 30_000) -> str:
