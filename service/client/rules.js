@@ -8,7 +8,8 @@ import { clear, el } from "./dom.js";
 // **bold**, *em*, `code`, [text](link): links only to this site's pages or the web.
 function inline(text) {
   const out = [];
-  const pattern = /(\*\*[^*]+\*\*|`[^`]+`|\*[^*\s][^*]*\*|_[^_\s][^_]*_|\[[^\]]+\]\([^)\s]+\))/g;
+  // Emphasis only at word edges: an identifier such as turn_limit stays as written.
+  const pattern = /(\*\*[^*]+\*\*|`[^`]+`|(?<!\w)\*[^*\s][^*]*\*(?!\w)|(?<!\w)_[^_\s][^_]*_(?!\w)|\[[^\]]+\]\([^)\s]+\))/g;
   let last = 0;
   for (const m of text.matchAll(pattern)) {
     if (m.index > last) out.push(text.slice(last, m.index));
