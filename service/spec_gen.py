@@ -5,8 +5,9 @@ schema per action type, built from the game's ``action_schemas()``; ``Action`` i
 kind's action. Each kind's view becomes ``View_<kind>``, the shape of what its ``view``
 and ``final_view`` return, read from seeded random games of every player count (every
 seat's view and a spectator's, at every move, and at the end); ``View`` is any kind's
-view, told apart by its ``kind``. Only the parts between the markers are written, so the
-rest of the contract stays as written by hand. ``python -m service.spec_gen`` rewrites
+view, told apart by its ``kind`` (a kind a server registers of its own is
+``View_other``). Only the parts between the markers are written, so the rest of the
+contract stays as written by hand. ``python -m service.spec_gen`` rewrites
 the file; ``--check`` fails when it is out of date (tests/api/test_spec_actions.py and
 tests/api/test_spec_views.py run the same comparison, and check views of other games).
 """
@@ -169,10 +170,17 @@ def view_components() -> dict[str, Any]:
         name = "View_" + key.replace("-", "_")
         mapping[key] = f"#/components/schemas/{name}"
         components[name] = {"description": f"What a seat of {key} (or a spectator) sees: its view.", **schema}
+    # A kind a server registers of its own (or a test's) is outside this contract: its view
+    # is whatever that game gives, with its kind.
+    components["View_other"] = {
+        "description": "The view of a kind this contract does not describe (one a server registers of its own).",
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"type": "string", "not": {"enum": list(mapping)}}},
+    }
     components["View"] = {
         "description": "A view of the game's kind (View_<kind>), told apart by its kind.",
-        "oneOf": [{"$ref": ref} for ref in mapping.values()],
-        "discriminator": {"propertyName": "kind", "mapping": mapping},
+        "oneOf": [{"$ref": ref} for ref in [*mapping.values(), "#/components/schemas/View_other"]],
     }
     return components
 
