@@ -168,8 +168,7 @@ export async function showTable(root, gameId, params) {
 
   let game = null;
   let events = [];
-  let selected = null;
-  const boardState = { path: [] }; // what is selected on the board (boardplay.js)
+  const boardState = { path: [] }; // what is selected on the board (boardplay.js); the list shows what its first uses
   let busy = false;
   let stream = null;
   let refreshTimer = null;
@@ -283,7 +282,7 @@ export async function showTable(root, gameId, params) {
       game.timeouts?.[s.seat] ? el("small", { class: "timer-mark", title: "moves the turn timer made for this seat" }, ` · ${game.timeouts[s.seat]} by the timer`) : null,
       game.clock ? el("span", { class: "clock", "data-testid": `clock-${s.seat}`, "data-seat": s.seat, role: "timer", "aria-label": `${seatName(game.seats, s.seat)}'s clock` }) : null))),
       heldSeats.length > 1 ? el("label", { class: "seat-switch" }, "Play as ",
-        el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); selected = null; boardState.path = []; restartStream(); } },
+        el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); boardState.path = []; restartStream(); } },
           heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
           el("option", { value: "", selected: seat === null }, "spectator"))) : null,
       el("p", { class: "whose-turn", role: "status" }, turnText(you))];
@@ -382,10 +381,11 @@ export async function showTable(root, gameId, params) {
       const refs = new Set([...refsOf(a), ...ordered]);
       return { a, i, refs, ordered, label: (km.label && km.label(a, ctx)) || genericLabel(a, ctx) };
     });
+    const selected = boardState.path[0] ?? null;
     const shown = selected ? items.filter((it) => it.refs.has(selected)) : items;
     if (selected) {
       actionsBox.appendChild(el("p", { class: "filter-note" }, `Actions with the selected ${selected.includes(":") ? "place" : "card"} (${shown.length}) `,
-        el("button", { type: "button", class: "link", onclick: () => { selected = null; boardState.path = []; render(); } }, "show all")));
+        el("button", { type: "button", class: "link", onclick: () => { boardState.path = []; render(); } }, "show all")));
     }
     const groups = new Map();
     for (const it of shown) {
@@ -410,7 +410,7 @@ export async function showTable(root, gameId, params) {
     if (!board) return;
     wireBoard(boardBox, board, items.map((it) => ({ ...it, refs: it.ordered })), {
       state: boardState, busy, onAct: act,
-      onSelect: (ref) => { selected = ref; render(); boardBox.querySelector(".board-menu .board-choice")?.focus(); },
+      onSelect: () => { render(); boardBox.querySelector(".board-menu .board-choice")?.focus(); },
     });
   }
 
@@ -638,7 +638,6 @@ export async function showTable(root, gameId, params) {
       await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
         method: "POST", token: token(), body: { action, expected_version: game.version }, headers: { "Idempotency-Key": newKey() },
       });
-      selected = null;
       boardState.path = [];
       composerPicks.clear();
     } catch (e) {
