@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
+from bench.common import Row, figure, median
 from games import ismcts, registry
 from games.base import Game, State
 from games.bots import BOTS, Bot
@@ -186,6 +187,70 @@ def calibrate(kinds: Iterable[str], states: int = 30, probe: int = 100) -> str:
         median = statistics.median(per_iteration)
         lines.append(f"    {kind!r}: {int(MOVE_MS_GOAL / median)},  # {median:.3f} ms per iteration")
     return "\n".join(lines)
+
+
+# -- row 6 of the report: CPU ms per move on sampled states
+
+
+def runner_states(kind: str, count: int) -> list[tuple[object, int]]:
+    """States from random games of ``kind`` (at its smallest table of two or more) where
+    the seat to act has a real choice."""
+    game = registry.all_games()[kind]
+    players = max(2, game.min_players)
+    rng = random.Random(f"bench-moves-{kind}")
+    found: list[tuple[object, int]] = []
+    while len(found) < count:
+        play = new_game(game, players, None, rng)
+        for _ in range(rng.randrange(1, 300)):
+            if game.outcome(play.state) is not None:
+                break
+            seat = min(game.to_act(play.state))
+            step(game, play, seat, rng.choice(game.legal_actions(play.state, seat)), rng)
+        if game.outcome(play.state) is None:
+            seat = min(game.to_act(play.state))
+            if len(game.legal_actions(play.state, seat)) > 1:
+                found.append((play.state, seat))
+    return found
+
+
+def move_time_rows(quick: bool) -> list[Row]:
+    """Median CPU ms per move of each bot at its default budget, per kind, against the
+    random bot on the same states (the floor: one ``legal_actions`` and a choice)."""
+    states_per_kind = 5 if quick else 30
+    rows = []
+    for kind in registry.keys():
+        game = registry.all_games()[kind]
+        states = runner_states(kind, states_per_kind)
+        times: dict[str, list[float]] = {name: [] for name in BOTS}
+        for index, (state, seat) in enumerate(states):
+            for name, bot in BOTS.items():
+                rng = random.Random(index)
+                started = time.process_time()
+                bot(game, state, seat, rng)
+                times[name].append((time.process_time() - started) * 1000)
+        floor = median(times["random"])
+        for name in BOTS:
+            if name == "random":
+                continue
+            ms = median(times[name])
+            label = f"(6) {kind}: {name} bot, median CPU ms/move ({len(states)} states)"
+            if name == "ismcts":
+                ratio = ms / floor if floor else float("inf")
+                rows.append(
+                    Row(
+                        label,
+                        ms,
+                        floor,
+                        "ms",
+                        f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms",
+                        ratio,
+                        ms <= ISMCTS_MOVE_MS_TARGET,
+                        "random bot, same states",
+                    )
+                )
+            else:
+                rows.append(figure(label, ms, floor, "ms", "random bot, same states"))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,7 +11,6 @@ The rows and how each is measured: ``bench/README.md``.
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import time
@@ -22,82 +21,9 @@ from pathlib import Path
 
 import redis
 
-from bench.common import HEADER, MARKDOWN_HEADER, Row, bench_redis_url, figure, machine_facts, median
-from games import registry
+from bench.common import HEADER, MARKDOWN_HEADER, Row, bench_redis_url, machine_facts
 
 REPORT = Path(__file__).with_name("report.md")
-
-
-# -- row 6: bot move times -------------------------------------------------------------
-
-
-def sample_states(kind: str, count: int) -> list[tuple[object, int]]:
-    """States from random games of ``kind`` (at its smallest table of two or more) where
-    the seat to act has a real choice."""
-    from games.play import new_game, step
-
-    game = registry.all_games()[kind]
-    players = max(2, game.min_players)
-    rng = random.Random(f"bench-moves-{kind}")
-    found: list[tuple[object, int]] = []
-    while len(found) < count:
-        play = new_game(game, players, None, rng)
-        for _ in range(rng.randrange(1, 300)):
-            if game.outcome(play.state) is not None:
-                break
-            seat = min(game.to_act(play.state))
-            step(game, play, seat, rng.choice(game.legal_actions(play.state, seat)), rng)
-        if game.outcome(play.state) is None:
-            seat = min(game.to_act(play.state))
-            if len(game.legal_actions(play.state, seat)) > 1:
-                found.append((play.state, seat))
-    return found
-
-
-def bot_rows(quick: bool) -> list[Row]:
-    """Median CPU ms per move of each bot at its default budget, per kind, against the
-    random bot on the same states (the floor: one ``legal_actions`` and a choice)."""
-    from games.bots import BOTS
-
-    try:
-        from bench.bots import ISMCTS_MOVE_MS_TARGET
-    except ImportError:
-        ISMCTS_MOVE_MS_TARGET = 400.0  # noqa: N806 (issue 6's target)
-    states_per_kind = 5 if quick else 30
-    rows = []
-    for kind in registry.keys():
-        game = registry.all_games()[kind]
-        states = sample_states(kind, states_per_kind)
-        times: dict[str, list[float]] = {name: [] for name in BOTS}
-        for index, (state, seat) in enumerate(states):
-            for name, bot in BOTS.items():
-                rng = random.Random(index)
-                started = time.process_time()
-                bot(game, state, seat, rng)
-                times[name].append((time.process_time() - started) * 1000)
-        floor = median(times["random"])
-        for name in BOTS:
-            if name == "random":
-                continue
-            ms = median(times[name])
-            label = f"(6) {kind}: {name} bot, median CPU ms/move ({len(states)} states)"
-            if name == "ismcts":
-                ratio = ms / floor if floor else float("inf")
-                rows.append(
-                    Row(
-                        label,
-                        ms,
-                        floor,
-                        "ms",
-                        f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms",
-                        ratio,
-                        ms <= ISMCTS_MOVE_MS_TARGET,
-                        "random bot, same states",
-                    )
-                )
-            else:
-                rows.append(figure(label, ms, floor, "ms", "random bot, same states"))
-    return rows
 
 
 # -- the runner --------------------------------------------------------------------------
@@ -131,7 +57,21 @@ def _replay(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row
 
 
 def _bots(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
-    return bot_rows(quick)
+    from bench import bots
+
+    return bots.move_time_rows(quick)
+
+
+def _bgio(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import bgio
+
+    return bgio.run(quick, url, f"{prefix}:bgio")
+
+
+def _botwait(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import botwait
+
+    return botwait.rows(quick)
 
 
 def _memory(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
@@ -156,6 +96,8 @@ SECTIONS: dict[str, Section] = {
     "bots": _bots,
     "memory": _memory,
     "scaling": _scaling,
+    "bgio": _bgio,
+    "botwait": _botwait,
 }
 
 
