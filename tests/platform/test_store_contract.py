@@ -587,3 +587,18 @@ def test_a_tail_read_while_another_client_appends_never_ends_before_its_head(sto
         done.set()
         writer.join()
     assert appended[0] > 20, "the reads ran while the log grew"
+
+
+def test_an_append_survives_a_redis_that_lost_its_scripts() -> None:
+    """The append goes down as a bare EVALSHA; a Redis restarted (its script cache empty)
+    gets the script's text once more, and nothing is appended twice."""
+    client = fakeredis.FakeRedis()
+    store = RedisEventStore(client, prefix="t")
+    store.append("g", one(n=1), 0, "c1")
+    client.script_flush()
+    result = store.append("g", one(n=2), 1, "c2")
+    assert (result.first_version, result.last_version) == (2, 2)
+    client.script_flush()
+    again = store.append("g", one(n=2), 1, "c2")  # the same command, retried: recorded, not appended
+    assert again.duplicate and again.last_version == 2
+    assert [e.data["n"] for e in store.read("g")] == [1, 2]
