@@ -1,101 +1,139 @@
-"""Bot strength and speed: ``python -m bench.bots [--quick] [--games N] [--calibrate]``.
+"""Bot strength and speed: ``python -m bench.bots [--quick] [--workers 2] [--minutes M]``.
 
-For each game kind that two can play, ``--games`` games (200; ``--quick``: 20) of
-ismcts against random and of greedy against random, the bot's seat alternating,
-played in memory through ``games.play``. Prints each pairing's win rate with its
-95% Wilson interval (a draw counts half), the median milliseconds the bot took
-per move where it had a real choice (two or more legal actions; forced moves are
-free and would hide the search time), and a pass/miss column against the targets
-of issue 6.
+Strength (issue 25): for every game kind, two pairings, each a challenger against
+a weaker bot: ISMCTS against greedy, and greedy against random. A kind is played
+at its smallest table of two or more seats; the challenger sits alone against
+the opponent bot in every other seat, and takes every seat in turn (game ``i``
+puts it in seat ``i mod players``). A game scores, for the challenger, its
+pairwise finishes against each opponent seat (1 above, 0.5 level, 0 below; ranked
+by being among the winners, then by the outcome's score), averaged over the
+opponent seats: with two players that is a win, a draw (or an unfinished game)
+as a half, or a loss; at dragon-fortress's three it is the share of the other
+two seats the challenger finished above, so that even play scores 50% at any
+table size.
 
-``--calibrate`` instead times the ISMCTS search on states from random games and
-prints, per kind, the iterations that make a move take about 300 ms here: the
-numbers for ``games.ismcts.ITERATIONS``.
+Games run in a pool of nice'd processes (``--workers``, default 2), in order, and
+a pairing stops once the 95% Wilson interval of the games finished so far (a
+prefix of the games in their order, so that quick games do not come first) is
+within +/-5 points, or at ``--max-games``, or after ``--minutes`` of wall time.
+ISMCTS plays with a clock (``time.process_time``) at its default budget
+(``games.ismcts.MOVE_SECONDS``, or ``--seconds``). The table goes to
+``bench/strength.md`` with the machine, budget and per-bot median CPU ms per
+move (moves with two or more legal actions only: forced moves cost nothing and
+would hide the search time); ``strength_markdown()`` returns it for the report.
+
+Row 6 of ``python -m bench`` is ``move_time_rows``: CPU time per move on sampled
+states, worst of three runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 import os
 import random
 import statistics
+import sys
 import time
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
-from bench.common import Row, figure, median
+from bench.common import Row, figure, machine_facts, median
 from games import ismcts, registry
-from games.base import Game, State
-from games.bots import BOTS, Bot
+from games.base import Action, Game, State
+from games.bots import BOTS
 from games.play import new_game, step
 
-OPPONENT = "random"
-CHALLENGERS = ("ismcts", "greedy")
-WIN_TARGET = {"ismcts": 0.80, "greedy": 0.65}
+PAIRINGS = (("ismcts", "greedy"), ("greedy", "random"))
+WIN_TARGET = {"ismcts": 0.65, "greedy": 0.80}
 ISMCTS_MOVE_MS_TARGET = 400.0
-MOVE_MS_GOAL = 300.0
+HALF_WIDTH = 0.05
+MIN_GAMES = 20
+MAX_GAMES = 400
 MAX_ACTIONS = 5_000
+RUNS = 3
+STRENGTH_FILE = Path(__file__).with_name("strength.md")
+
+Chooser = Callable[[Game, State, int, random.Random], Action]
 
 
 @dataclass(frozen=True)
 class Match:
     kind: str
-    bot: str
+    challenger: str
+    opponent: str
     index: int
-    iterations: int | None = None
+    seconds: float = ismcts.MOVE_SECONDS
+    ismcts_options: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
 class Result:
-    kind: str
-    bot: str
-    score: float  # 1 win, 0.5 shared win or unfinished, 0 loss
+    index: int
+    score: float  # the challenger's pairwise finishes, averaged over the opponent seats
     finished: bool
-    move_ms: tuple[float, ...]
+    challenger_ms: tuple[float, ...]
+    opponent_ms: tuple[float, ...]
 
 
-def two_player_kinds() -> list[str]:
-    return [key for key, game in sorted(registry.all_games().items()) if game.min_players <= 2 <= game.max_players]
+def players_of(game: Game) -> int:
+    return max(2, game.min_players)
 
 
-def challenger(match: Match) -> Bot:
-    if match.bot == "ismcts" and match.iterations is not None:
-        return partial(ismcts.search, iterations=match.iterations)
-    return BOTS[match.bot]
+def bot(name: str, seconds: float, options: tuple[tuple[str, float], ...] = ()) -> Chooser:
+    """``name``'s bot as the bench plays it: ISMCTS on the process clock."""
+    if name == "ismcts":
+        tuned = {key: int(value) if key in {"rollout_depth", "prior_samples"} else value for key, value in options}
+        return partial(ismcts.search, clock=time.process_time, seconds=seconds, **tuned)  # type: ignore[arg-type]
+    return BOTS[name]
+
+
+def finish_share(result: dict[str, object], seat: int, players: int) -> float:
+    """``seat``'s pairwise finishes against every other seat, averaged: 1 above, 0.5 level."""
+    winners = result["winners"]
+    scores = result.get("scores")
+    assert isinstance(winners, list)
+
+    def rank(other: int) -> tuple[bool, float]:
+        score = scores[other] if isinstance(scores, list) and isinstance(scores[other], int | float) else 0
+        return (other in winners, float(score))
+
+    mine = rank(seat)
+    shares = [1.0 if mine > rank(o) else 0.5 if mine == rank(o) else 0.0 for o in range(players) if o != seat]
+    return sum(shares) / len(shares)
 
 
 def play_match(match: Match) -> Result:
     game = registry.all_games()[match.kind]
-    bot = challenger(match)
-    bot_seat = match.index % 2
-    table_rng = random.Random(f"bench-{match.kind}-{match.bot}-{match.index}-table")
-    seat_rngs = [random.Random(f"bench-{match.kind}-{match.bot}-{match.index}-seat{s}") for s in range(2)]
-    play = new_game(game, 2, None, table_rng)
-    move_ms: list[float] = []
+    players = players_of(game)
+    chosen = match.index % players
+    label = f"strength-{match.kind}-{match.challenger}-{match.opponent}-{match.index}"
+    table_rng = random.Random(f"{label}-table")
+    seat_rngs = [random.Random(f"{label}-seat{seat}") for seat in range(players)]
+    bots = {
+        True: bot(match.challenger, match.seconds, match.ismcts_options),
+        False: bot(match.opponent, match.seconds, match.ismcts_options),
+    }
+    play = new_game(game, players, None, table_rng)
+    times: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(MAX_ACTIONS):
         if game.outcome(play.state) is not None:
             break
         seat = min(game.to_act(play.state))
-        if seat == bot_seat:
-            choice = len(game.legal_actions(play.state, seat)) > 1
-            started = time.process_time()
-            action = bot(game, play.state, seat, seat_rngs[seat])
-            if choice:
-                move_ms.append((time.process_time() - started) * 1000)
-        else:
-            action = BOTS[OPPONENT](game, play.state, seat, seat_rngs[seat])
+        mine = seat == chosen
+        choice = len(game.legal_actions(play.state, seat)) > 1
+        started = time.process_time()
+        action = bots[mine](game, play.state, seat, seat_rngs[seat])
+        if choice:
+            times[mine].append((time.process_time() - started) * 1000)
         step(game, play, seat, action, table_rng)
     result = game.outcome(play.state)
-    if result is None:
-        score = 0.5
-    elif bot_seat in result["winners"]:
-        score = 1.0 / len(result["winners"])
-    else:
-        score = 0.0
-    return Result(match.kind, match.bot, score, result is not None, tuple(move_ms))
+    score = 0.5 if result is None else finish_share(result, chosen, players)
+    return Result(match.index, score, result is not None, tuple(times[True]), tuple(times[False]))
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -109,94 +147,176 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def run(
-    kind: str,
-    games: int,
-    pool: ProcessPoolExecutor | None,
-    iterations: int | None = None,
-    bots: tuple[str, ...] = CHALLENGERS,
-) -> list[Result]:
-    matches = [Match(kind, bot, index, iterations) for bot in bots for index in range(games)]
-    if pool is None:
-        return [play_match(match) for match in matches]
-    return list(pool.map(play_match, matches, chunksize=1))
+def settled(results: list[Result]) -> bool:
+    if len(results) < MIN_GAMES:
+        return False
+    low, high = wilson(sum(r.score for r in results), len(results))
+    return (high - low) / 2 <= HALF_WIDTH
 
 
-HEADER = (
-    f"{'kind':<18} {'bot':<7} {'vs':<7} {'games':>5} {'win':>6} {'95% interval':>15} "
-    f"{'unfinished':>10} {'ms/move':>8} {'target':<22} {'':<4}"
+@dataclass
+class Pairing:
+    kind: str
+    challenger: str
+    opponent: str
+    results: list[Result] = field(default_factory=list)
+    seconds: float = ismcts.MOVE_SECONDS
+    wall: float = 0.0
+    stopped_by: str = ""
+
+    def row(self) -> str:
+        game = registry.all_games()[self.kind]
+        played = len(self.results)
+        score = sum(r.score for r in self.results)
+        rate = score / played if played else 0.0
+        low, high = wilson(score, played)
+        mine = [ms for r in self.results for ms in r.challenger_ms]
+        theirs = [ms for r in self.results for ms in r.opponent_ms]
+        mine_ms = statistics.median(mine) if mine else 0.0
+        theirs_ms = statistics.median(theirs) if theirs else 0.0
+        target = WIN_TARGET[self.challenger]
+        met = rate >= target
+        goal = f">= {target:.0%}"
+        if self.challenger == "ismcts":
+            met = met and mine_ms <= ISMCTS_MOVE_MS_TARGET
+            goal += f", <= {ISMCTS_MOVE_MS_TARGET:.0f} ms"
+        sure = "settled" if low >= target or high < target else "not settled"
+        cells = [
+            self.kind,
+            str(players_of(game)),
+            f"{self.challenger} vs {self.opponent}",
+            str(played),
+            f"{rate:.1%}",
+            f"[{low:.1%}, {high:.1%}]",
+            f"±{(high - low) / 2 * 100:.1f}",
+            str(sum(not r.finished for r in self.results)),
+            f"{mine_ms:.2f}",
+            f"{theirs_ms:.2f}",
+            goal.replace(">", "&gt;").replace("<", "&lt;"),
+            f"{'pass' if met else 'MISS'} ({sure})",
+            f"{self.stopped_by}, {self.wall / 60:.0f} min",
+        ]
+        return "| " + " | ".join(cells) + " |"
+
+
+TABLE_HEAD = (
+    "| kind | seats | pairing | games | challenger's score | 95% interval | ± points | unfinished "
+    "| challenger ms/move | opponent ms/move | target | verdict | stopped by |\n"
+    "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---|---|---|"
 )
 
 
-def rows(results: list[Result]) -> list[str]:
-    """One table row per (kind, bot) in ``results``."""
-    lines = []
-    for kind in sorted({r.kind for r in results}):
-        for bot in CHALLENGERS:
-            played = [r for r in results if r.kind == kind and r.bot == bot]
-            if not played:
-                continue
-            score = sum(r.score for r in played)
-            rate = score / len(played)
-            low, high = wilson(score, len(played))
-            moves = [ms for r in played for ms in r.move_ms]
-            median = statistics.median(moves) if moves else 0.0
-            unfinished = sum(not r.finished for r in played)
-            met = rate >= WIN_TARGET[bot]
-            target = f"win >= {WIN_TARGET[bot]:.0%}"
-            if bot == "ismcts":
-                met = met and median <= ISMCTS_MOVE_MS_TARGET
-                target += f", <= {ISMCTS_MOVE_MS_TARGET:.0f} ms"
-            lines.append(
-                f"{kind:<18} {bot:<7} {OPPONENT:<7} {len(played):>5} {rate:>6.1%} "
-                f"{f'[{low:.1%}, {high:.1%}]':>15} {unfinished:>10} {median:>8.1f} {target:<22} "
-                f"{'pass' if met else 'MISS':<4}"
-            )
-    return lines
+def play_pairing(
+    pairing: Pairing,
+    pool: ProcessPoolExecutor | None,
+    workers: int,
+    max_games: int,
+    minutes: float | None,
+    options: tuple[tuple[str, float], ...] = (),
+) -> Pairing:
+    """Play ``pairing``'s games in order until its interval is narrow enough, ``max_games``
+    or ``minutes``; only a prefix of the games in order counts."""
+    started = time.perf_counter()
 
+    def matches() -> Iterator[Match]:
+        for index in range(max_games):
+            yield Match(pairing.kind, pairing.challenger, pairing.opponent, index, pairing.seconds, options)
 
-def sample_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, int]]:
-    """States from random games of the fewest players the kind allows (two, for most)
-    where the seat to act has a real choice."""
-    rng = random.Random(f"calibrate-{game.key}-{seed}")
-    found: list[tuple[State, int]] = []
-    while len(found) < count:
-        play = new_game(game, game.min_players, None, rng)
-        stop = rng.randrange(1, 400)
-        for _ in range(stop):
-            if game.outcome(play.state) is not None:
+    def out_of_time() -> bool:
+        return minutes is not None and time.perf_counter() - started >= minutes * 60
+
+    done: dict[int, Result] = {}
+    prefix: list[Result] = []
+    pairing.stopped_by = f"{max_games} games"
+    if pool is None:
+        for match in matches():
+            prefix.append(play_match(match))
+            if settled(prefix):
+                pairing.stopped_by = "interval"
                 break
-            seat = min(game.to_act(play.state))
-            step(game, play, seat, rng.choice(game.legal_actions(play.state, seat)), rng)
-        if game.outcome(play.state) is None:
-            seat = min(game.to_act(play.state))
-            if len(game.legal_actions(play.state, seat)) > 1:
-                found.append((play.state, seat))
-    return found
+            if out_of_time():
+                pairing.stopped_by = "time"
+                break
+    else:
+        pending: dict[int, Future[Result]] = {}
+        queue = matches()
+        while True:
+            while len(pending) < workers * 2:
+                upcoming = next(queue, None)
+                if upcoming is None:
+                    break
+                pending[upcoming.index] = pool.submit(play_match, upcoming)
+            if not pending:
+                break
+            finished = next(_as_completed(pending))
+            done[finished.index] = finished
+            del pending[finished.index]
+            while len(prefix) in done:
+                prefix.append(done.pop(len(prefix)))
+            reason = "interval" if settled(prefix) else "time" if out_of_time() else None
+            if reason:
+                pairing.stopped_by = reason
+                for future in pending.values():
+                    future.cancel()
+                break
+    pairing.results = prefix
+    pairing.wall = time.perf_counter() - started
+    return pairing
 
 
-def calibrate(kinds: Iterable[str], states: int = 30, probe: int = 100) -> str:
-    lines = [f"iterations per move for a {MOVE_MS_GOAL:.0f} ms median (probe: {probe} iterations, {states} states)"]
-    for kind in kinds:
-        game = registry.all_games()[kind]
-        per_iteration = []
-        for index, (state, seat) in enumerate(sample_states(game, states)):
-            started = time.process_time()
-            ismcts.search(game, state, seat, random.Random(index), iterations=probe)
-            per_iteration.append((time.process_time() - started) * 1000 / probe)
-        median = statistics.median(per_iteration)
-        lines.append(f"    {kind!r}: {int(MOVE_MS_GOAL / median)},  # {median:.3f} ms per iteration")
-    return "\n".join(lines)
+def _as_completed(pending: dict[int, Future[Result]]) -> Iterator[Result]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    finished, _ = wait(pending.values(), return_when=FIRST_COMPLETED)
+    for future in finished:
+        yield future.result()
 
 
-# -- row 6 of the report: CPU ms per move on sampled states
+def strength_markdown() -> str:
+    """The strength table of the last ``python -m bench.bots`` run, for the report."""
+    if not STRENGTH_FILE.exists():
+        return "Bot strength (`python -m bench.bots`): not run yet on this checkout.\n"
+    return STRENGTH_FILE.read_text()
+
+
+def write_strength(pairings: list[Pairing], workers: int, seconds: float, command: str) -> str:
+    facts = machine_facts()
+    lines = [
+        "# Bot strength",
+        "",
+        f"Written by `{command}` on {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; "
+        "regenerated by every run, never edited by hand.",
+        "",
+        f"- machine: {facts.get('cpu', '?')}, {facts['cores']} cores, Python {facts['python']}, "
+        f"load average {facts.get('load average', '?')} at the end; {workers} nice'd worker process(es)",
+        f"- ISMCTS budget: {seconds * 1000:.0f} ms of process CPU time a move (`games.ismcts.MOVE_SECONDS`)",
+        f"- stops per pairing at a 95% Wilson interval of ±{HALF_WIDTH * 100:.0f} points (at least "
+        f"{MIN_GAMES} games), at the game cap or at the time limit, whichever comes first",
+        "- score: the challenger's pairwise finishes against each opponent seat (1 above, 0.5 level or "
+        "unfinished, 0 below; ranked by winning, then by the outcome's score), averaged per game: "
+        "at two seats a win rate with draws as half; dragon-fortress plays at three seats, one "
+        "challenger against two opponents, and 50% is even play",
+        "- ms/move: median CPU ms of the bot's moves with two or more legal actions",
+        "- verdict: the score against the target (and ISMCTS's ms/move); settled when the whole "
+        "interval lies on one side of the target",
+        "",
+        TABLE_HEAD,
+        *(pairing.row() for pairing in pairings),
+        "",
+    ]
+    text = "\n".join(lines)
+    STRENGTH_FILE.write_text(text)
+    return text
+
+
+# -- row 6 of the report: CPU ms per move on sampled states, worst of three runs
 
 
 def runner_states(kind: str, count: int) -> list[tuple[object, int]]:
     """States from random games of ``kind`` (at its smallest table of two or more) where
     the seat to act has a real choice."""
     game = registry.all_games()[kind]
-    players = max(2, game.min_players)
+    players = players_of(game)
     rng = random.Random(f"bench-moves-{kind}")
     found: list[tuple[object, int]] = []
     while len(found) < count:
@@ -214,73 +334,90 @@ def runner_states(kind: str, count: int) -> list[tuple[object, int]]:
 
 
 def move_time_rows(quick: bool) -> list[Row]:
-    """Median CPU ms per move of each bot at its default budget, per kind, against the
-    random bot on the same states (the floor: one ``legal_actions`` and a choice)."""
-    states_per_kind = 5 if quick else 30
+    """Per kind, the median CPU ms per move of greedy and of ISMCTS (on the process clock
+    at its default budget) over sampled states, measured three times and the worst run
+    reported, and ISMCTS's slowest move of all three; baseline: the random bot on the same
+    states (one ``legal_actions`` and a choice)."""
+    states_per_kind = 4 if quick else 24
+    movers: dict[str, Chooser] = {"random": BOTS["random"], "greedy": BOTS["greedy"]}
+    movers["ismcts"] = bot("ismcts", ismcts.MOVE_SECONDS)
     rows = []
     for kind in registry.keys():
         game = registry.all_games()[kind]
         states = runner_states(kind, states_per_kind)
-        times: dict[str, list[float]] = {name: [] for name in BOTS}
-        for index, (state, seat) in enumerate(states):
-            for name, bot in BOTS.items():
-                rng = random.Random(index)
-                started = time.process_time()
-                bot(game, state, seat, rng)
-                times[name].append((time.process_time() - started) * 1000)
-        floor = median(times["random"])
-        for name in BOTS:
-            if name == "random":
-                continue
-            ms = median(times[name])
-            label = f"(6) {kind}: {name} bot, median CPU ms/move ({len(states)} states)"
-            if name == "ismcts":
-                ratio = ms / floor if floor else float("inf")
-                rows.append(
-                    Row(
-                        label,
-                        ms,
-                        floor,
-                        "ms",
-                        f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms",
-                        ratio,
-                        ms <= ISMCTS_MOVE_MS_TARGET,
-                        "random bot, same states",
-                    )
+        runs: dict[str, list[list[float]]] = {name: [] for name in movers}
+        for run in range(RUNS):
+            for name, mover in movers.items():
+                times = []
+                for index, (state, seat) in enumerate(states):
+                    rng = random.Random(f"{run}-{index}")
+                    started = time.process_time()
+                    mover(game, state, seat, rng)
+                    times.append((time.process_time() - started) * 1000)
+                runs[name].append(times)
+        floor = max(median(times) for times in runs["random"])
+        where = f"{len(states)} states x {RUNS} runs"
+        greedy_ms = max(median(times) for times in runs["greedy"])
+        rows.append(figure(f"(6) {kind}: greedy, median CPU ms/move, worst run ({where})", greedy_ms, floor, "ms"))
+        ismcts_ms = max(median(times) for times in runs["ismcts"])
+        slowest = max(max(times) for times in runs["ismcts"])
+        for label, ms in ((f"median CPU ms/move, worst run ({where})", ismcts_ms), ("slowest move (max)", slowest)):
+            rows.append(
+                Row(
+                    f"(6) {kind}: ismcts, {label}",
+                    ms,
+                    floor,
+                    "ms",
+                    f"<= {ISMCTS_MOVE_MS_TARGET:.0f} ms",
+                    ms / floor if floor else float("inf"),
+                    ms <= ISMCTS_MOVE_MS_TARGET,
+                    "random bot, same states",
                 )
-            else:
-                rows.append(figure(label, ms, floor, "ms", "random bot, same states"))
+            )
     return rows
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="20 games per pairing")
-    parser.add_argument("--games", type=int, help="games per pairing (default 200; 20 with --quick)")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes")
+    parser.add_argument("--quick", action="store_true", help=f"at most {MIN_GAMES} games per pairing")
+    parser.add_argument("--max-games", type=int, help=f"games per pairing at most (default {MAX_GAMES})")
+    parser.add_argument("--minutes", type=float, help="wall-clock minutes per pairing at most")
+    parser.add_argument("--workers", type=int, default=2, help="nice'd processes (default 2)")
     parser.add_argument("--kind", action="append", help="only these game kinds (repeatable)")
-    parser.add_argument("--iterations", type=int, help="ismcts iterations per move (default: its calibrated budget)")
-    parser.add_argument("--calibrate", action="store_true", help="print ISMCTS iterations for 300 ms a move")
-    parser.add_argument("--bot", action="append", choices=CHALLENGERS, help="only these bots (repeatable)")
+    parser.add_argument("--pairing", action="append", choices=[f"{a}-{b}" for a, b in PAIRINGS])
+    parser.add_argument("--seconds", type=float, default=ismcts.MOVE_SECONDS, help="ISMCTS CPU seconds a move")
+    parser.add_argument("--ismcts", action="append", default=[], help="a search option, NAME=VALUE (tuning)")
+    parser.add_argument("--no-write", action="store_true", help=f"print only, leave {STRENGTH_FILE.name} alone")
     args = parser.parse_args(argv)
-    kinds = args.kind or two_player_kinds()
-    if args.calibrate:
-        print(calibrate(kinds))
-        return
-    games = args.games or (20 if args.quick else 200)
-    budget = f"ismcts at {args.iterations} iterations a move" if args.iterations else "ismcts at its default budget"
-    print(f"bots vs {OPPONENT}: {games} games per pairing, seats alternated, {budget}, {args.workers} process(es)")
-    print("ms/move: median CPU time of the bot's moves with two or more legal actions")
-    print(HEADER, flush=True)
-    started = time.perf_counter()
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    kinds = args.kind or registry.keys()
+    max_games = args.max_games or (MIN_GAMES if args.quick else MAX_GAMES)
+    chosen = [(a, b) for a, b in PAIRINGS if not args.pairing or f"{a}-{b}" in args.pairing]
+    options = tuple((name, float(value)) for name, value in (option.split("=", 1) for option in args.ismcts))
+    print(
+        f"up to {max_games} games per pairing, {args.workers} worker(s), ismcts {args.seconds * 1000:.0f} ms a move"
+        + (f", {args.minutes} min per pairing at most" if args.minutes else "")
+        + (f", options {options}" if options else "")
+    )
+    print(TABLE_HEAD, flush=True)
+    pool = ProcessPoolExecutor(args.workers, initializer=os.nice, initargs=(19,)) if args.workers > 1 else None
+    pairings = []
     try:
         for kind in kinds:
-            print("\n".join(rows(run(kind, games, pool, args.iterations, tuple(args.bot or CHALLENGERS)))), flush=True)
+            for challenger, opponent in chosen:
+                pairing = Pairing(kind, challenger, opponent, seconds=args.seconds)
+                play_pairing(pairing, pool, args.workers, max_games, args.minutes, options)
+                pairings.append(pairing)
+                print(pairing.row(), flush=True)
     finally:
         if pool is not None:
-            pool.shutdown()
-    print(f"({time.perf_counter() - started:.0f} s)")
+            pool.shutdown(cancel_futures=True)
+    if not args.no_write:
+        write_strength(
+            pairings,
+            args.workers,
+            args.seconds,
+            " ".join(["python -m bench.bots", *(sys.argv[1:] if argv is None else argv)]),
+        )
 
 
 if __name__ == "__main__":

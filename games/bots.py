@@ -3,7 +3,8 @@
 * ``random``: uniform over ``legal_actions``.
 * ``greedy``: one-ply lookahead; decides each legal action with the rng it is
   handed and keeps the one whose resulting state ``evaluate`` likes best.
-* ``ismcts``: see ``games.ismcts``.
+* ``ismcts``: see ``games.ismcts``; its budget is a number of iterations, or a time
+  on a clock that the caller hands in (``choose(..., clock=time.process_time)``).
 
 A bot sees only what its seat may see: it is handed the true state, but the
 greedy bot first determinizes it, so its choice cannot depend on hidden cards.
@@ -15,7 +16,7 @@ import random
 from collections.abc import Callable
 
 from games.base import Action, Game, IllegalAction, State
-from games.ismcts import ismcts_bot, search
+from games.ismcts import Clock, ismcts_bot, search
 
 Bot = Callable[[Game, State, int, random.Random], Action]
 
@@ -46,10 +47,17 @@ BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "ismcts": is
 
 
 def choose(
-    level: str, game: Game, state: State, seat: int, rng: random.Random, deadline: Callable[[], bool] | None = None
+    level: str,
+    game: Game,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    deadline: Callable[[], bool] | None = None,
+    clock: Clock | None = None,
 ) -> Action:
-    """``level``'s action for ``seat``. ``deadline``, from a caller that owns a clock, stops
-    a search early (ISMCTS); the other bots are far faster than any deadline."""
-    if level == "ismcts" and deadline is not None:
-        return search(game, state, seat, rng, deadline=deadline)
+    """``level``'s action for ``seat``. From a caller that owns a clock: ``clock`` (seconds,
+    e.g. ``time.process_time``) gives ISMCTS its budget of ``MOVE_SECONDS`` a move, and
+    ``deadline`` stops it earlier; the other bots are far faster than either."""
+    if level == "ismcts" and (deadline is not None or clock is not None):
+        return search(game, state, seat, rng, deadline=deadline, clock=clock)
     return BOTS[level](game, state, seat, rng)

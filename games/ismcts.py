@@ -9,10 +9,18 @@ legal), adds one node, plays random moves up to a depth cap, scores the leaf
 (the outcome when the game ended, else ``game.evaluate`` per seat) and credits
 each edge with the score of the seat that took it.
 
-Pure like the rest of ``games/``: no I/O and no clock. The budget is a number of
-iterations (per game kind, calibrated with ``python -m bench.bots --calibrate``
-so that a move takes about 300 ms); a caller that owns a clock may also pass
-``deadline``, a callable that says when to stop.
+The root's actions also carry a prior: the mean ``evaluate`` of the state each
+one leads to, over a few determinizations (what the greedy bot sees, averaged),
+added to their UCB value as a progressive bias that fades with visits. The
+search so starts from the greedy choice and leaves it only when the simulations
+say so.
+
+Pure like the rest of ``games/``: no I/O and no clock. A caller that owns a
+clock hands it in (``clock``, seconds): the search then runs until
+``MOVE_SECONDS`` have passed on it, checked before every iteration, with
+``ITERATION_CAP`` only as a safety net. Without a clock (tests, pure callers)
+the budget is a fixed number of iterations per kind (``ITERATIONS``). A
+``deadline`` callable, when given, stops the search early either way.
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from dataclasses import dataclass, field
 
 from games.base import Action, Game, IllegalAction, State
 
-# Iterations per move, per game kind, so that a typical move takes about 300 ms on
-# the reference machine (CPU time on the team's two-core box; see ``bench.bots --calibrate``).
-# Recalibrated 2026-11-22: the box measured about 1.5x slower per iteration than before.
+MOVE_SECONDS = 0.3
+ITERATION_CAP = 100_000
+# Iterations per move without a clock, per game kind: roughly what a 300 ms move
+# ran on the team's two-core box (2026-11-22). Only clockless callers use them.
 ITERATIONS: dict[str, int] = {
     "dragoborne": 130,
     "dragon-fortress": 477,  # three players (its fewest)
@@ -38,8 +47,11 @@ ITERATIONS: dict[str, int] = {
 DEFAULT_ITERATIONS = 300
 ROLLOUT_DEPTH = 12
 EXPLORATION = 0.7
+PRIOR_SAMPLES = 4
+PRIOR_WEIGHT = 1.0
 
 Key = tuple[int, str]
+Clock = Callable[[], float]
 
 
 _KEYS = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
@@ -53,21 +65,27 @@ def action_key(action: Action) -> str:
 @dataclass(eq=False)
 class Node:
     """One edge of the tree and the node it leads to: how often it was available,
-    visited, and the total score of the seat whose action it is."""
+    visited, and the total score of the seat whose action it is; ``prior`` is a
+    progressive bias (the root's greedy evaluation), zero elsewhere."""
 
     visits: int = 0
     available: int = 0
     total: float = 0.0
+    prior: float = 0.0
     children: dict[Key, Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         if self.visits == 0:
             return math.inf
-        return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+        return (
+            self.total / self.visits
+            + exploration * math.sqrt(math.log(self.available) / self.visits)
+            + self.prior / (self.visits + 1)
+        )
 
 
 def ismcts_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
-    """The ``ismcts`` bot at its default budget for ``game``."""
+    """The ``ismcts`` bot at its default budget for ``game`` (no clock: a fixed count)."""
     return search(game, state, seat, rng)
 
 
@@ -78,10 +96,16 @@ def search(
     rng: random.Random,
     iterations: int | None = None,
     deadline: Callable[[], bool] | None = None,
+    clock: Clock | None = None,
+    seconds: float | None = None,
     rollout_depth: int = ROLLOUT_DEPTH,
     exploration: float = EXPLORATION,
+    prior_samples: int = PRIOR_SAMPLES,
+    prior_weight: float = PRIOR_WEIGHT,
 ) -> Action:
-    """The action for ``seat`` after ``iterations`` (or until ``deadline()`` is true).
+    """The action for ``seat`` after the budget: ``seconds`` (by default ``MOVE_SECONDS``)
+    on ``clock`` when one is handed in, else ``iterations`` (by default the kind's ``ITERATIONS``); whichever
+    comes first, stopping earlier when ``deadline()`` is true.
 
     ``state`` is the true state, but it is read only through
     ``game.determinize(state, seat, ·)`` and ``game.legal_actions(state, seat)``:
@@ -90,13 +114,44 @@ def search(
     legal = game.legal_actions(state, seat)
     if len(legal) <= 1:
         return legal[0]
-    budget = iterations if iterations is not None else ITERATIONS.get(game.key, DEFAULT_ITERATIONS)
-    root = Node()
-    for _ in range(budget):
+    if iterations is not None:
+        budget = iterations
+    elif clock is not None:
+        budget = ITERATION_CAP
+    else:
+        budget = ITERATIONS.get(game.key, DEFAULT_ITERATIONS)
+    started = clock() if clock is not None else 0.0
+    allowed = MOVE_SECONDS if seconds is None else seconds
+
+    def stop() -> bool:
         if deadline is not None and deadline():
+            return True
+        return clock is not None and clock() - started >= allowed
+
+    root = Node()
+    sampled = 0
+    for _ in range(budget):
+        if stop():
             break
-        _iterate(game, game.determinize(state, seat, rng), seat, root, rng, rollout_depth, exploration)
+        world = game.determinize(state, seat, rng)
+        if sampled < prior_samples and prior_weight > 0:
+            _add_prior(game, world, seat, root, rng, prior_weight / prior_samples)
+            sampled += 1
+        _iterate(game, world, seat, root, rng, rollout_depth, exploration)
     return _most_visited(root, seat, legal)
+
+
+def _add_prior(game: Game, world: State, seat: int, root: Node, rng: random.Random, weight: float) -> None:
+    """Add ``weight`` times the evaluation after each of ``seat``'s actions in ``world``
+    to the root's edges (the greedy bot's look, one determinization's worth)."""
+    for action in game.legal_actions(world, seat):
+        after = _apply(game, world, seat, action, rng)
+        key = (seat, action_key(action))
+        child = root.children.get(key)
+        if child is None:
+            child = root.children[key] = Node()
+        if after is not None:
+            child.prior += weight * game.evaluate(after, seat)
 
 
 def _iterate(
@@ -120,13 +175,15 @@ def _iterate(
         untried = []
         for key, action in keyed:
             child = node.children.get(key)
-            if child is None:
+            if child is None or child.available == 0:
                 untried.append((key, action))
             else:
                 child.available += 1
         if untried:
-            key, action = untried[rng.randrange(len(untried))]
-            child = node.children[key] = Node(available=1)
+            key, action = _first_to_try(node, untried, rng)
+            child = node.children.get(key) or Node()
+            node.children[key] = child
+            child.available = 1
             expanded = True
         else:
             key, action = max(keyed, key=lambda pair: node.children[pair[0]].ucb(exploration))
@@ -152,6 +209,16 @@ def _iterate(
     for child, actor in path:
         child.visits += 1
         child.total += score(actor)
+
+
+def _first_to_try(node: Node, untried: list[tuple[Key, Action]], rng: random.Random) -> tuple[Key, Action]:
+    """The untried action to expand: the best prior first (the root's), else at random."""
+    best = max(node.children[key].prior if key in node.children else 0.0 for key, _ in untried)
+    if best > 0.0:
+        for key, action in untried:
+            if key in node.children and node.children[key].prior == best:
+                return key, action
+    return untried[rng.randrange(len(untried))]
 
 
 def _next_actor(game: Game, world: State) -> int | None:
