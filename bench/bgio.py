@@ -1,0 +1,379 @@
+"""The peer game server: boardgame.io against tablestream, on one card game (issue 25, item 1).
+
+  npm ci --prefix bench/bgio        # once: boardgame.io 0.50.2, pinned in bench/bgio
+  python -m bench.bgio [--quick]
+
+Both servers host the same two-seat draw/play card game: ``bench/bgio/game.js`` as
+boardgame.io's game object (its moves run on the server only, ``client: false``, since
+the player view hides the other hand and the deck), and ``bench/cardgame.py`` as a kind
+of ours that only this benchmark registers, in the server it starts. One Node process
+(``bench/bgio/drive.js``) plays 1, then 16, games at a time on either server, each
+seat on a connection of its own: boardgame.io's own ``Client`` with its socket.io
+transport, and for ours keep-alive HTTP (``POST /v1/games/{id}/actions`` with the seat's
+token, the expected version and an Idempotency-Key) with a Server-Sent Events stream per
+seat. A seat moves as soon as its own connection says it is its turn, so a game runs
+move, opponent notified, opponent moves; a finished game's slot takes the next of a pool
+of games created before the timing. Per move: the time from sending it to the
+opponent's notification of it.
+
+Two comparisons:
+
+* boardgame.io on ``InMemory`` against ours on the Redis under test (target >= 1.0x);
+* boardgame.io on ``FlatFile`` (node-persist files in a temporary folder) against ours
+  on a ``redis-server`` of this benchmark's own with ``appendonly yes`` and
+  ``appendfsync always`` (target >= 2.0x). node-persist writes its files without an
+  fsync, so the peer's durability is the weaker of the two.
+
+Per concurrency: moves/s over three windows (3 s each, 1 s with ``--quick``) after a
+warm-up, and p50/p99 from a move to the opponent's notification, the worst of the three
+windows. Ours runs as ``tablestream serve --no-worker`` does (gunicorn, gthread, 2
+workers of 32 threads), with the rate limits raised out of the way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from bench.common import HEADER, Row, bench_redis_url, delete_prefix, figure, higher_is_better, percentile
+
+HERE = Path(__file__).resolve().parent / "bgio"
+CONCURRENCIES = (1, 16)
+WINDOWS = 3
+MOVES = 100
+MEMORY_TARGET = 1.0
+FLATFILE_TARGET = 2.0
+WORKERS = 2
+# Games created before the timing, for a game lasts about 60 moves here: enough for more
+# moves per second than each side has reached on this machine (boardgame.io's InMemory
+# about 2,000-3,000, ours about 300-700), so that no slot waits for a game to be created
+# (one that runs out creates one, and the row says how many).
+POOL_MOVES_PER_SECOND = {"bgio": {1: 3500, 16: 5000}, "ours": {1: 800, 16: 1500}}
+MOVES_PER_GAME = 45
+
+
+def missing() -> str | None:
+    """Why the Node side cannot run, or None."""
+    if shutil.which("node") is None:
+        return "node is not on PATH"
+    if not (HERE / "node_modules" / "boardgame.io").is_dir():
+        return "bench/bgio/node_modules is missing: run `npm ci --prefix bench/bgio`"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def tail(log: Any) -> str:
+    log.seek(0)
+    text = str(log.read().decode(errors="replace")[-2000:])
+    log.seek(0, os.SEEK_END)
+    return text
+
+
+# -- the servers ------------------------------------------------------------------------
+
+
+def serve() -> int:
+    """``tablestream serve --no-worker`` with the bench's card game registered."""
+    from bench.cardgame import GAME
+    from games import registry
+    from service.cli import main
+
+    registry.register(GAME)
+    return main(["serve", "--no-worker"])
+
+
+@contextmanager
+def ours_server(url: str, prefix: str) -> Iterator[int]:
+    """Our API under gunicorn in a child process, as ``bench.api.Server`` starts it, with
+    the card game registered; yields its port."""
+    from bench.api import Connection
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "TABLESTREAM_PREFIX": prefix,
+        "TABLESTREAM_API_WORKERS": str(WORKERS),
+        "TABLESTREAM_RATE_PER_TOKEN": str(10**9),
+        "TABLESTREAM_RATE_PER_ADDRESS": str(10**9),
+    }
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([sys.executable, "-m", "bench.bgio", "--serve"], env=env, stdout=log, stderr=log)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the API did not start:\n" + tail(log))
+                try:
+                    conn = Connection(port)
+                    status, _ = conn.request(b"GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n")
+                    conn.close()
+                    if status == 200:
+                        time.sleep(0.5)  # the other worker too
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.2)
+            yield port
+        finally:
+            stop(process)
+
+
+@contextmanager
+def bgio_server(storage: str) -> Iterator[tuple[int, int]]:
+    """boardgame.io's server (``bench/bgio/server.js``) on ``memory`` or ``flatfile`` in a
+    temporary folder; yields its socket.io port and its lobby API's port."""
+    port, api_port = free_port(), free_port()
+    folder = tempfile.mkdtemp(prefix="bench-bgio-")
+    env = {**os.environ, "NODE_ENV": "production"}  # as deployed: no development logging
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            ["node", str(HERE / "server.js"), str(port), str(api_port), storage, folder],
+            cwd=HERE,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while b"ready" not in tail(log).encode():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("boardgame.io did not start:\n" + tail(log))
+                time.sleep(0.05)
+            yield port, api_port
+        finally:
+            stop(process, grace=5)
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def fsync_redis() -> Iterator[str]:
+    """A ``redis-server`` of our own with ``appendonly yes`` and ``appendfsync always`` in a
+    temporary folder; yields its URL and stops it after."""
+    if shutil.which("redis-server") is None:
+        raise RuntimeError("redis-server is not on PATH")
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="bench-bgio-redis-")
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", folder, "--save", ""]
+    command += ["--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        stop(process, grace=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the clients ------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    """What the clients measured on one server at one concurrency."""
+
+    concurrency: int
+    windows: list[list[float]]  # per window, the move-to-opponent latencies (ms)
+    window_seconds: float
+    games_finished: int
+    created_during: int
+    failures: int
+    failure_examples: list[str]
+
+    @property
+    def rate(self) -> float:
+        return sum(len(w) for w in self.windows) / (self.window_seconds * len(self.windows))
+
+    def worst(self, q: float) -> float:
+        return max(percentile(w, q) for w in self.windows)
+
+
+def drive(side: str, server: str, api: str, quick: bool) -> dict[int, Cell]:
+    window = 1.0 if quick else 3.0
+    warm = 0.5 if quick else 1.0
+    seconds = warm + window * WINDOWS
+    pools = {c: math.ceil(POOL_MOVES_PER_SECOND[side][c] * seconds / MOVES_PER_GAME) + c for c in CONCURRENCIES}
+    settings = {
+        "side": side,
+        "server": server,
+        "api": api,
+        "concurrencies": list(CONCURRENCIES),
+        "pools": {str(c): n for c, n in pools.items()},
+        "warm": warm,
+        "window": window,
+        "windows": WINDOWS,
+        "moves": MOVES,
+    }
+    done = subprocess.run(
+        ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=600
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the {side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    cells = {}
+    for result in report["results"]:
+        windows: list[list[float]] = [[] for _ in range(WINDOWS)]
+        for at, ms in result["records"]:
+            windows[min(WINDOWS - 1, int(at // window))].append(ms)
+        cells[result["concurrency"]] = Cell(
+            result["concurrency"],
+            windows,
+            window,
+            result["games_finished"],
+            result["games_created_during"],
+            result["failure_count"],
+            result["failures"],
+        )
+    return cells
+
+
+def measure_bgio(storage: str, quick: bool) -> dict[int, Cell]:
+    with bgio_server(storage) as (port, api_port):
+        return drive("bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}", quick)
+
+
+def measure_ours(url: str, prefix: str, quick: bool) -> dict[int, Cell]:
+    try:
+        with ours_server(url, prefix) as port:
+            return drive("ours", f"http://127.0.0.1:{port}", "", quick)
+    finally:
+        delete_prefix(redis.Redis.from_url(url), prefix)
+
+
+# -- the rows -----------------------------------------------------------------------------
+
+
+def notes(cell: Cell) -> str:
+    said = []
+    if cell.failures:
+        said.append(f"{cell.failures} games failed: {cell.failure_examples[0][:80]}")
+    if cell.created_during:
+        said.append(f"{cell.created_during} games created in the timing")
+    return f"; {'; '.join(said)}" if said else ""
+
+
+def rows_for(storage: str, redis_says: str, target: float, ours: dict[int, Cell], peer: dict[int, Cell]) -> list[Row]:
+    rows = []
+    against = f"boardgame.io 0.50.2, {storage}"
+    for c in CONCURRENCIES:
+        mine, theirs = ours[c], peer[c]
+        games = f"{c} game{'s' if c > 1 else ''}"
+        extra = notes(mine) + notes(theirs)
+        rows.append(
+            higher_is_better(
+                f"(9) moves/s, {games}, ours on {redis_says} vs {storage}{extra}",
+                mine.rate,
+                theirs.rate,
+                "moves/s",
+                target,
+                against,
+            )
+        )
+        for q in (50, 99):
+            rows.append(
+                figure(
+                    f"(9) move to opponent p{q}, {games}, {redis_says} vs {storage} (worst of {WINDOWS})",
+                    mine.worst(q),
+                    theirs.worst(q),
+                    "ms",
+                    f"{against}, same clients",
+                )
+            )
+    return rows
+
+
+def not_run(reason: str) -> list[Row]:
+    nan = float("nan")
+    return [
+        Row(f"(9) boardgame.io peer, {storage}: not run ({reason})", nan, nan, "moves/s", f">= {target}", nan, None)
+        for storage, target in (("InMemory", MEMORY_TARGET), ("FlatFile", FLATFILE_TARGET))
+    ]
+
+
+def persistence(url: str) -> str:
+    config = redis.Redis.from_url(url).config_get("append*")
+    if config.get("appendonly") == "yes":
+        return f"Redis (appendfsync {config.get('appendfsync')})"
+    return "Redis (no AOF)"
+
+
+def measure(quick: bool, url: str, prefix: str) -> list[Row]:
+    reason = missing()
+    if reason is not None:
+        print(f"bench.bgio: {reason}; the boardgame.io rows are not run", file=sys.stderr)
+        return not_run(reason)
+    rows = []
+    peer = measure_bgio("memory", quick)
+    ours = measure_ours(url, f"{prefix}:mem", quick)
+    rows += rows_for("InMemory", persistence(url), MEMORY_TARGET, ours, peer)
+    peer = measure_bgio("flatfile", quick)
+    with fsync_redis() as durable:
+        ours = measure_ours(durable, f"{prefix}:aof", quick)
+    rows += rows_for("FlatFile", "Redis (appendfsync always)", FLATFILE_TARGET, ours, peer)
+    return rows
+
+
+def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[Row]:
+    if url is None or prefix is None:
+        with bench_redis_url() as (own_url, own_prefix):
+            return measure(quick, own_url, own_prefix)
+    return measure(quick, url, prefix)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="1 s windows instead of 3 s")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        sys.exit(serve())
+    print(HEADER)
+    for row in run(args.quick):
+        print(row.line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
