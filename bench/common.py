@@ -122,6 +122,21 @@ def bench_redis_url() -> Iterator[tuple[str, str]]:
             embedded.stop()
 
 
+def describe_redis(client: redis.Redis, url: str) -> str:
+    """Which Redis a row ran on, in words: its version, how it is reached and what it
+    keeps on disk (``appendfsync always`` waits for the disk on every write)."""
+    info = client.info("server")
+    settings = {**client.config_get("appendonly"), **client.config_get("appendfsync"), **client.config_get("save")}
+    where = "embedded (unix socket)" if "unix" in url or url.startswith("unix") else "at REDIS_URL (TCP)"
+    if url.startswith("redis://127.0.0.1") and os.environ.get("REDIS_URL") != url:
+        where = "of the bench's own (TCP)"
+    if settings.get("appendonly") == "yes":
+        persistence = f"appendonly yes, appendfsync {settings.get('appendfsync')}"
+    else:
+        persistence = "appendonly no" + (f", RDB save {settings['save']!r}" if settings.get("save") else ", no RDB")
+    return f"Redis {info.get('redis_version')} {where}, {persistence}"
+
+
 def delete_prefix(client: redis.Redis, prefix: str) -> None:
     """Delete our keys only: every key under ``prefix`` and the RQ queues named after it."""
     for pattern in (f"{prefix}*", f"rq:*{prefix}*"):

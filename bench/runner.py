@@ -21,7 +21,7 @@ from pathlib import Path
 
 import redis
 
-from bench.common import HEADER, MARKDOWN_HEADER, Row, bench_redis_url, machine_facts
+from bench.common import HEADER, MARKDOWN_HEADER, Row, bench_redis_url, describe_redis, machine_facts
 
 REPORT = Path(__file__).with_name("report.md")
 
@@ -143,8 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     with bench_redis_url() as (url, prefix):
         client = redis.Redis.from_url(url)
         facts = machine_facts(client)
-        durability = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync")
-        facts["redis persistence"] = f"appendonly {durability[0]}, appendfsync {durability[1].get('appendfsync')}"
+        facts["redis"] = describe_redis(client, url) + " (every row but those naming a set-up of their own)"
         for name in args.only or SECTIONS:
             section_started = time.perf_counter()
             try:
@@ -157,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(row.line(), flush=True)
             rows += found
             print(f"# {name}: {time.perf_counter() - section_started:.0f} s", file=sys.stderr, flush=True)
+        from bench.api import SETUPS
+
+        for setup, described in SETUPS.items():
+            facts[f"row 3, {setup}"] = described
         facts["load average after"] = machine_facts().get("load average", "?")
     rows.sort(key=row_order)
     seconds = time.perf_counter() - started
