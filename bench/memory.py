@@ -23,7 +23,7 @@ from bench.common import HEADER, Row, bench_redis, figure, lower_is_better
 from bench.replay import play_random
 from games import registry
 
-TARGET = 2.0
+TARGET = 1.3
 
 
 def game_keys(client: redis.Redis, prefix: str, game_id: str) -> list[bytes]:
