@@ -1,12 +1,13 @@
 """Where a slow request's time went: a bench-only tracer for the API's worker processes.
 
-``python -m bench.api --trace DIR`` (or ``BENCH_TRACE=DIR`` in the server's environment)
-records, per request, its wall time and where it went: the CPU time of its own thread,
-the time in Redis calls, in garbage collections that ran during it (any thread's: they
-stop every thread) and in snapshot writes. Each worker writes ``DIR/trace-<pid>.jsonl``
-when it exits; ``python -m bench.trace DIR`` prints the tail of the distribution and
-what the slowest requests had in common. Never on in a measured row: the tracing itself
-costs a few microseconds a request.
+With ``BENCH_TRACE=DIR`` in the environment of ``python -m bench.api`` (its server
+inherits it), the server records, per request, its wall time and where it went: the CPU
+time of its own thread, the time in Redis calls, in garbage collections that ran during
+it (any thread's: they stop every thread) and in snapshot writes. Each worker appends to
+``DIR/trace-<pid>.jsonl`` and its collections to ``DIR/gc-<pid>.jsonl``; ``python -m
+bench.trace DIR`` prints the tail of the distribution and what the slowest requests had
+in common. Never on in a measured row: the tracing itself costs a few microseconds a
+request.
 """
 
 from __future__ import annotations
