@@ -5,7 +5,7 @@
 //
 // settings: side ("bgio" or "ours"), server (the base URL of the game server: socket.io
 // for bgio, the REST API for ours), api (bgio's lobby API), concurrencies ([1, 16]),
-// pools (games created before each concurrency's run, by concurrency), warm and window
+// warm and window
 // (seconds), windows (how many measured windows), moves (each game's move limit).
 //
 // Each game has two seats, each with its own connection: boardgame.io's own Client
@@ -14,9 +14,8 @@
 // it that it is its turn, with one policy on both sides: a random card of its hand that
 // matches the pile's top card, else a draw. So the loop is: move, the opponent is
 // notified, the opponent moves. Recorded per move: the time from sending it to the
-// opponent's notification of it. A game slot plays its games one after another, taking
-// the next one of a pool created before the timing starts (or creating one, counted, if
-// the pool runs out).
+// opponent's notification of it. A game slot plays its games one after another,
+// creating the next one while it plays.
 //
 // Prints one JSON line: per concurrency, the notifications as [seconds since the end
 // of the warm-up, milliseconds from the move], and counts of games and failures.
@@ -38,13 +37,11 @@ function choose(hand, top) {
 // -- the run: slots of games, windows of time ------------------------------------------
 
 class Run {
-  constructor(concurrency, pool) {
+  constructor(concurrency) {
     this.concurrency = concurrency;
-    this.pool = pool;
     this.records = [];
     this.started = 0; // end of the warm-up
     this.stopping = false;
-    this.created = 0;
     this.played = 0;
     this.failures = [];
   }
@@ -53,21 +50,19 @@ class Run {
     const at = now();
     this.records.push([(at - this.started) / 1000, at - sentAt]);
   }
-
-  async nextGame(side) {
-    if (this.pool.length > 0) return this.pool.shift();
-    this.created += 1;
-    return side.create();
-  }
 }
 
-async function measure(side, concurrency, poolSize) {
-  const pool = [];
-  for (let i = 0; i < poolSize; i += 1) pool.push(await side.create());
-  const run = new Run(concurrency, pool);
-  const slot = async () => {
+async function measure(side, concurrency) {
+  const run = new Run(concurrency);
+  const first = [];
+  for (let i = 0; i < concurrency; i += 1) first.push(await side.create());
+  // A slot creates its next game while it plays the current one: creating games is part
+  // of the load, as on a live server (one for every 60 to 100 moves), but no slot waits.
+  const slot = async (index) => {
+    let game = first[index];
     while (!run.stopping) {
-      const game = await run.nextGame(side);
+      const next = side.create();
+      next.catch(() => {});
       try {
         await side.play(game, run);
         run.played += 1;
@@ -75,11 +70,13 @@ async function measure(side, concurrency, poolSize) {
         run.failures.push(String(error && error.message ? error.message : error));
         if (run.failures.length > 50) throw error;
       }
+      if (run.stopping) break;
+      game = await next;
     }
   };
   const begun = now();
   run.started = begun + settings.warm * 1000;
-  const slots = Array.from({ length: concurrency }, slot);
+  const slots = first.map((_, index) => slot(index));
   const total = settings.warm + settings.window * settings.windows;
   await new Promise((resolve) => setTimeout(resolve, total * 1000));
   run.stopping = true;
@@ -88,7 +85,6 @@ async function measure(side, concurrency, poolSize) {
     concurrency,
     records: run.records.filter(([t]) => t >= 0 && t < settings.window * settings.windows),
     games_finished: run.played,
-    games_created_during: run.created,
     failures: run.failures.slice(0, 5),
     failure_count: run.failures.length,
   };
@@ -364,7 +360,7 @@ async function main() {
   const side = settings.side === 'bgio' ? bgioSide() : oursSide();
   const results = [];
   for (const concurrency of settings.concurrencies) {
-    results.push(await measure(side, concurrency, settings.pools[String(concurrency)] || 0));
+    results.push(await measure(side, concurrency));
   }
   // Exit once the pipe has taken the whole line (the sockets left open would keep us).
   process.stdout.write(JSON.stringify({ side: settings.side, results }) + '\n', () => process.exit(0));
