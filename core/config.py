@@ -31,6 +31,8 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     undo_seconds: int = 120
     api_workers: int = 2
+    # Threads per API worker: each open event stream (SSE) holds one while it waits.
+    api_threads: int = 32
     heartbeat_seconds: int = 15
     # A bot's search stops this long after its job starts, so it answers within a second
     # even where a position is slower than the one its iteration budget was set on.
@@ -71,6 +73,7 @@ class Config:
             cors_origins=tuple(o.strip() for o in cors.split(",") if o.strip()),
             undo_seconds=_int("TABLESTREAM_UNDO_SECONDS", 120),
             api_workers=_int("TABLESTREAM_API_WORKERS", 2),
+            api_threads=_int("TABLESTREAM_API_THREADS", 32),
             heartbeat_seconds=_int("TABLESTREAM_HEARTBEAT_SECONDS", 15),
             bot_seconds=float(os.environ.get("TABLESTREAM_BOT_SECONDS") or 0.6),
             admin_token=os.environ.get("TABLESTREAM_ADMIN_TOKEN") or None,

@@ -203,20 +203,8 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
-            settings: dict[str, Any] = {
-                "bind": f"{config.host}:{config.port}",
-                "workers": config.api_workers,
-                "worker_class": "gthread",
-                "threads": 32,
-                "timeout": 120,
-                "graceful_timeout": 5,
-                "keepalive": 5,
-                "accesslog": None,
-                "loglevel": "warning",
-                "post_fork": post_fork,
-                "post_worker_init": post_worker_init,
-                "child_exit": child_exit,
-            }
+            settings = gunicorn_settings(config)
+            settings.update(post_fork=post_fork, post_worker_init=post_worker_init, child_exit=child_exit)
             for key, value in settings.items():
                 self.cfg.set(key, value)
 
@@ -231,6 +219,21 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def gunicorn_settings(config: Config) -> dict[str, Any]:
+    """The API server's gunicorn settings (its hooks aside)."""
+    return {
+        "bind": f"{config.host}:{config.port}",
+        "workers": config.api_workers,
+        "worker_class": "gthread",
+        "threads": config.api_threads,
+        "timeout": 120,
+        "graceful_timeout": 5,
+        "keepalive": 5,
+        "accesslog": None,
+        "loglevel": "warning",
+    }
 
 
 def settle_heap() -> None:
