@@ -124,9 +124,9 @@ def serve() -> int:
 
 
 @contextmanager
-def ours_server(url: str, prefix: str) -> Iterator[int]:
+def ours_server(url: str, prefix: str) -> Iterator[tuple[int, int]]:
     """Our API under gunicorn in a child process, as ``bench.api.Server`` starts it, with
-    the card game registered; yields its port."""
+    the card game registered; yields its port and process id."""
     from bench.api import Connection
 
     port = free_port()
@@ -158,7 +158,7 @@ def ours_server(url: str, prefix: str) -> Iterator[int]:
                     pass
                 time.sleep(0.2)
             warm_up(port)
-            yield port
+            yield port, process.pid
         finally:
             stop(process)
 
@@ -177,9 +177,9 @@ def warm_up(port: int) -> None:
 
 
 @contextmanager
-def bgio_server(storage: str) -> Iterator[tuple[int, int]]:
+def bgio_server(storage: str) -> Iterator[tuple[int, int, int]]:
     """boardgame.io's server (``bench/bgio/server.js``) on ``memory`` or ``flatfile`` in a
-    temporary folder; yields its socket.io port and its lobby API's port."""
+    temporary folder; yields its socket.io port, its lobby API's port and its process id."""
     port, api_port = free_port(), free_port()
     folder = tempfile.mkdtemp(prefix="bench-bgio-")
     env = {**os.environ, "NODE_ENV": "production"}  # as deployed: no development logging
@@ -197,7 +197,7 @@ def bgio_server(storage: str) -> Iterator[tuple[int, int]]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("boardgame.io did not start:\n" + tail(log))
                 time.sleep(0.05)
-            yield port, api_port
+            yield port, api_port, process.pid
         finally:
             stop(process, grace=5)
             shutil.rmtree(folder, ignore_errors=True)
@@ -245,6 +245,7 @@ class Cell:
     games_finished: int
     failures: int
     failure_examples: list[str]
+    cpu_ms_per_move: float  # the server's processes (not Redis), over the whole session
 
     @property
     def rate(self) -> float:
@@ -255,53 +256,79 @@ class Cell:
         return max(percentile(w, q) if w else float("inf") for w in self.windows)
 
 
-def drive(side: str, server: str, api: str, quick: bool) -> dict[int, Cell]:
+def process_cpu(root: int) -> float:
+    """CPU seconds (user and system) of ``root`` and every process under it, now."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    spent: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        spent[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(spent.get(pid, 0.0) for pid in tree)
+
+
+def drive(side: str, server: str, api: str, quick: bool, server_pid: int) -> dict[int, Cell]:
+    """Run the clients at each concurrency in turn; with the server's CPU per move."""
     window = 1.0 if quick else 3.0
     warm = 0.5 if quick else 1.0
-    settings = {
-        "side": side,
-        "server": server,
-        "api": api,
-        "concurrencies": list(CONCURRENCIES),
-        "warm": warm,
-        "window": window,
-        "windows": WINDOWS,
-        "moves": MOVES,
-    }
-    done = subprocess.run(
-        ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=600
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"the {side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     cells = {}
-    for result in report["results"]:
+    for concurrency in CONCURRENCIES:
+        settings = {
+            "side": side,
+            "server": server,
+            "api": api,
+            "concurrencies": [concurrency],
+            "warm": warm,
+            "window": window,
+            "windows": WINDOWS,
+            "moves": MOVES,
+        }
+        cpu_before = process_cpu(server_pid)
+        done = subprocess.run(
+            ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=600
+        )
+        cpu = process_cpu(server_pid) - cpu_before
+        if done.returncode != 0:
+            raise RuntimeError(f"the {side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
+        (result,) = json.loads(done.stdout.decode().strip().splitlines()[-1])["results"]
         windows: list[list[float]] = [[] for _ in range(WINDOWS)]
         for at, ms in result["records"]:
             windows[min(WINDOWS - 1, int(at // window))].append(ms)
-        cells[result["concurrency"]] = Cell(
-            result["concurrency"],
+        cells[concurrency] = Cell(
+            concurrency,
             windows,
             window,
             result["games_finished"],
             result["failure_count"],
             result["failures"],
+            cpu * 1000 / max(1, result["moves_all"]),
         )
         if os.environ.get("BENCH_BGIO_DEBUG"):
             shown = {k: v for k, v in result.items() if k != "records"}
-            print(f"bench.bgio: {side} {shown}", file=sys.stderr)
+            print(f"bench.bgio: {side} {shown} cpu {cpu:.2f} s", file=sys.stderr)
     return cells
 
 
 def measure_bgio(storage: str, quick: bool) -> dict[int, Cell]:
-    with bgio_server(storage) as (port, api_port):
-        return drive("bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}", quick)
+    with bgio_server(storage) as (port, api_port, pid):
+        return drive("bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}", quick, pid)
 
 
 def measure_ours(url: str, prefix: str, quick: bool) -> dict[int, Cell]:
     try:
-        with ours_server(url, prefix) as port:
-            return drive("ours", f"http://127.0.0.1:{port}", "", quick)
+        with ours_server(url, prefix) as (port, pid):
+            return drive("ours", f"http://127.0.0.1:{port}", "", quick, pid)
     finally:
         delete_prefix(redis.Redis.from_url(url), prefix)
 
@@ -331,6 +358,15 @@ def rows_for(storage: str, redis_says: str, target: float, ours: dict[int, Cell]
                 "moves/s",
                 target,
                 against,
+            )
+        )
+        rows.append(
+            figure(
+                f"(9) server CPU ms per move, {games}, ours (API, not Redis) vs {storage}",
+                mine.cpu_ms_per_move,
+                theirs.cpu_ms_per_move,
+                "ms",
+                f"{against}, its one process",
             )
         )
         for q in (50, 99):

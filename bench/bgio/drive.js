@@ -84,6 +84,7 @@ async function measure(side, concurrency) {
   return {
     concurrency,
     records: run.records.filter(([t]) => t >= 0 && t < settings.window * settings.windows),
+    moves_all: run.records.length,
     games_finished: run.played,
     failures: run.failures.slice(0, 5),
     failure_count: run.failures.length,
@@ -296,6 +297,15 @@ function oursSide() {
           else resolve();
         };
         const over = (known) => known.moves >= limit || known.deck === 0;
+        // A move's answer can come after the opponent's next move (its own connection),
+        // so the public part of the table is taken only from events newer than the last.
+        const learn = (known, event) => {
+          if (event.version <= known.version) return;
+          known.version = event.version;
+          if (event.type === 'CardPlayed') known.top = event.data.card;
+          if (event.data.deck !== undefined) known.deck = event.data.deck;
+          if (event.data.moves !== undefined) known.moves = event.data.moves;
+        };
         const move = async (seat) => {
           if (finished) return;
           if (run.stopping) return end();
@@ -320,11 +330,8 @@ function oursSide() {
             return end(new Error(`action answered ${answer.status}: ${JSON.stringify(answer.body)}`));
           }
           for (const event of answer.body.events) {
-            if (event.type === 'CardDrawn' && event.seat === seat) known.hand.push(event.data.card);
-            if (event.type === 'CardPlayed') known.top = event.data.card;
-            if (event.data && event.data.deck !== undefined) known.deck = event.data.deck;
-            if (event.data && event.data.moves !== undefined) known.moves = event.data.moves;
-            known.version = Math.max(known.version, event.version);
+            if (event.type === 'CardDrawn') known.hand.push(event.data.card);
+            learn(known, event);
           }
         };
         const onEvent = (seat) => (event) => {
@@ -335,10 +342,7 @@ function oursSide() {
           const known = seats[seat];
           const sent = sentAt.get(event.data.moves);
           if (sent !== undefined) run.notified(sent);
-          if (event.type === 'CardPlayed') known.top = event.data.card;
-          known.deck = event.data.deck;
-          known.moves = event.data.moves;
-          known.version = Math.max(known.version, event.version);
+          learn(known, event);
           if (over(known)) end();
           else move(seat);
         };
