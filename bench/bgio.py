@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -246,6 +247,7 @@ class Cell:
     failures: int
     failure_examples: list[str]
     cpu_ms_per_move: float  # the server's processes (not Redis), over the whole session
+    client_cpu_ms_per_move: float  # the Node process of the clients, likewise
 
     @property
     def rate(self) -> float:
@@ -295,10 +297,13 @@ def drive(side: str, server: str, api: str, quick: bool, server_pid: int) -> dic
             "moves": MOVES,
         }
         cpu_before = process_cpu(server_pid)
+        clients_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=600
         )
         cpu = process_cpu(server_pid) - cpu_before
+        clients_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        clients = sum(getattr(clients_after, f) - getattr(clients_before, f) for f in ("ru_utime", "ru_stime"))
         if done.returncode != 0:
             raise RuntimeError(f"the {side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
         (result,) = json.loads(done.stdout.decode().strip().splitlines()[-1])["results"]
@@ -313,10 +318,11 @@ def drive(side: str, server: str, api: str, quick: bool, server_pid: int) -> dic
             result["failure_count"],
             result["failures"],
             cpu * 1000 / max(1, result["moves_all"]),
+            clients * 1000 / max(1, result["moves_all"]),
         )
         if os.environ.get("BENCH_BGIO_DEBUG"):
             shown = {k: v for k, v in result.items() if k != "records"}
-            print(f"bench.bgio: {side} {shown} cpu {cpu:.2f} s", file=sys.stderr)
+            print(f"bench.bgio: {side} {shown} server cpu {cpu:.2f} s, clients {clients:.2f} s", file=sys.stderr)
     return cells
 
 
@@ -367,6 +373,15 @@ def rows_for(storage: str, redis_says: str, target: float, ours: dict[int, Cell]
                 theirs.cpu_ms_per_move,
                 "ms",
                 f"{against}, its one process",
+            )
+        )
+        rows.append(
+            figure(
+                f"(9) clients' CPU ms per move, {games}, ours vs {storage}",
+                mine.client_cpu_ms_per_move,
+                theirs.client_cpu_ms_per_move,
+                "ms",
+                "boardgame.io's socket.io clients, same process",
             )
         )
         for q in (50, 99):
