@@ -312,7 +312,12 @@ function oursSide() {
           const known = seats[seat];
           const action = choose(known.hand, known.top);
           const expected = known.version;
-          if (action.type === 'play') known.hand = known.hand.filter((card) => card !== action.card);
+          if (action.type === 'play') {
+            // The answer may come after the opponent's next event, which carries a newer
+            // version: what this move changes in public is taken now.
+            known.hand = known.hand.filter((card) => card !== action.card);
+            known.top = action.card;
+          }
           sentAt.set(known.moves + 1, now());
           let answer;
           try {
