@@ -87,7 +87,8 @@ def players_of(game: Game) -> int:
 def bot(name: str, seconds: float, options: tuple[tuple[str, float], ...] = ()) -> Chooser:
     """``name``'s bot as the bench plays it: ISMCTS on the process clock."""
     if name == "ismcts":
-        tuned = {key: int(value) if key in {"rollout_depth", "prior_samples"} else value for key, value in options}
+        counts = {"rollout_depth", "prior_samples", "prior_visits"}
+        tuned = {key: int(value) if key in counts else value for key, value in options}
         return partial(ismcts.search, clock=time.process_time, seconds=seconds, **tuned)  # type: ignore[arg-type]
     return BOTS[name]
 

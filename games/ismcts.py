@@ -9,11 +9,12 @@ legal), adds one node, plays random moves up to a depth cap, scores the leaf
 (the outcome when the game ended, else ``game.evaluate`` per seat) and credits
 each edge with the score of the seat that took it.
 
-The root's actions also carry a prior: the mean ``evaluate`` of the state each
-one leads to, over a few determinizations (what the greedy bot sees, averaged),
-added to their UCB value as a progressive bias that fades with visits. The
-search so starts from the greedy choice and leaves it only when the simulations
-say so.
+The root's actions also start from a prior: in each of the first few
+determinizations, the state each action leads to is evaluated (the greedy bot's
+look) and counts as ``PRIOR_VISITS`` visits of that action with that score
+(prior knowledge as virtual visits, Gelly and Silver 2007). The search so starts
+from the greedy choice, averaged over several guesses at the hidden cards, and
+leaves it only when the simulations say so.
 
 Pure like the rest of ``games/``: no I/O and no clock. A caller that owns a
 clock hands it in (``clock``, seconds): the search then runs until
@@ -48,7 +49,7 @@ DEFAULT_ITERATIONS = 300
 ROLLOUT_DEPTH = 12
 EXPLORATION = 0.7
 PRIOR_SAMPLES = 4
-PRIOR_WEIGHT = 1.0
+PRIOR_VISITS = 2
 
 Key = tuple[int, str]
 Clock = Callable[[], float]
@@ -65,23 +66,17 @@ def action_key(action: Action) -> str:
 @dataclass(eq=False)
 class Node:
     """One edge of the tree and the node it leads to: how often it was available,
-    visited, and the total score of the seat whose action it is; ``prior`` is a
-    progressive bias (the root's greedy evaluation), zero elsewhere."""
+    visited, and the total score of the seat whose action it is."""
 
     visits: int = 0
     available: int = 0
     total: float = 0.0
-    prior: float = 0.0
     children: dict[Key, Node] = field(default_factory=dict)
 
     def ucb(self, exploration: float) -> float:
         if self.visits == 0:
             return math.inf
-        return (
-            self.total / self.visits
-            + exploration * math.sqrt(math.log(self.available) / self.visits)
-            + self.prior / (self.visits + 1)
-        )
+        return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
 def ismcts_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
@@ -101,7 +96,7 @@ def search(
     rollout_depth: int = ROLLOUT_DEPTH,
     exploration: float = EXPLORATION,
     prior_samples: int = PRIOR_SAMPLES,
-    prior_weight: float = PRIOR_WEIGHT,
+    prior_visits: int = PRIOR_VISITS,
 ) -> Action:
     """The action for ``seat`` after the budget: ``seconds`` (by default ``MOVE_SECONDS``)
     on ``clock`` when one is handed in, else ``iterations`` (by default the kind's ``ITERATIONS``); whichever
@@ -134,24 +129,27 @@ def search(
         if stop():
             break
         world = game.determinize(state, seat, rng)
-        if sampled < prior_samples and prior_weight > 0:
-            _add_prior(game, world, seat, root, rng, prior_weight / prior_samples)
+        if sampled < prior_samples and prior_visits > 0:
+            _add_prior(game, world, seat, root, rng, prior_visits)
             sampled += 1
         _iterate(game, world, seat, root, rng, rollout_depth, exploration)
     return _most_visited(root, seat, legal)
 
 
-def _add_prior(game: Game, world: State, seat: int, root: Node, rng: random.Random, weight: float) -> None:
-    """Add ``weight`` times the evaluation after each of ``seat``'s actions in ``world``
-    to the root's edges (the greedy bot's look, one determinization's worth)."""
+def _add_prior(game: Game, world: State, seat: int, root: Node, rng: random.Random, visits: int) -> None:
+    """Count ``visits`` visits of each of ``seat``'s actions in ``world`` at the evaluation
+    of the state it leads to (the greedy bot's look, one determinization's worth)."""
     for action in game.legal_actions(world, seat):
         after = _apply(game, world, seat, action, rng)
+        if after is None:
+            continue
         key = (seat, action_key(action))
         child = root.children.get(key)
         if child is None:
             child = root.children[key] = Node()
-        if after is not None:
-            child.prior += weight * game.evaluate(after, seat)
+        child.available += visits
+        child.visits += visits
+        child.total += visits * _scorer(game, after)(seat)
 
 
 def _iterate(
@@ -175,15 +173,13 @@ def _iterate(
         untried = []
         for key, action in keyed:
             child = node.children.get(key)
-            if child is None or child.available == 0:
+            if child is None:
                 untried.append((key, action))
             else:
                 child.available += 1
         if untried:
-            key, action = _first_to_try(node, untried, rng)
-            child = node.children.get(key) or Node()
-            node.children[key] = child
-            child.available = 1
+            key, action = untried[rng.randrange(len(untried))]
+            child = node.children[key] = Node(available=1)
             expanded = True
         else:
             key, action = max(keyed, key=lambda pair: node.children[pair[0]].ucb(exploration))
@@ -209,16 +205,6 @@ def _iterate(
     for child, actor in path:
         child.visits += 1
         child.total += score(actor)
-
-
-def _first_to_try(node: Node, untried: list[tuple[Key, Action]], rng: random.Random) -> tuple[Key, Action]:
-    """The untried action to expand: the best prior first (the root's), else at random."""
-    best = max(node.children[key].prior if key in node.children else 0.0 for key, _ in untried)
-    if best > 0.0:
-        for key, action in untried:
-            if key in node.children and node.children[key].prior == best:
-                return key, action
-    return untried[rng.randrange(len(untried))]
 
 
 def _next_actor(game: Game, world: State) -> int | None:

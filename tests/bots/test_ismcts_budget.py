@@ -98,8 +98,8 @@ def test_choose_hands_the_clock_to_the_search(iterations: list[int], monkeypatch
 
 
 def test_one_iteration_already_plays_what_the_evaluation_prefers() -> None:
-    # The root's prior (the greedy look, over a few determinizations) orders its first
-    # expansions: given the counter at 8, the win (adding 2) is tried first and chosen.
+    # The root's prior (the greedy look, as virtual visits) is there before any simulation:
+    # given the counter at 8, the win (adding 2) is chosen after a single iteration.
     play = new_game(TINY, 2, {"start": 8}, random.Random(1))
     for seed in range(5):
         assert search(TINY, play.state, 0, random.Random(seed), iterations=1) == ADD_TWO
