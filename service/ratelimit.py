@@ -12,7 +12,13 @@ Each key holds one number, the theoretical arrival time (ms) of the next request
 the sustained rate, and is only ever written together with its expiry: the moment the
 allowance is whole again, never more than one window away. No key can outlive its
 window; one found without an expiry (left by an older version, whose ``SET NX`` and
-``INCR`` were separate steps) is read as a client at rest."""
+``INCR`` were separate steps) is read as a client at rest.
+
+The states never reach the append-only file or a replica (``redis.set_repl``): a state
+lost with a restart or a failover only lets a client start its window afresh, and a
+Redis that fsyncs every write (``appendfsync always``, as ``tablestream serve`` runs its
+own) otherwise waits for the disk once more on every request, before the action's own
+append waits for it again."""
 
 from __future__ import annotations
 
@@ -50,7 +56,10 @@ local owner = false
 if #KEYS > 2 then owner = redis.call('GET', KEYS[3]) end
 if token_wait > 0 then return {2, token_wait, owner} end
 if address_wait > 0 then return {1, address_wait, owner} end
--- Allowed: both states move on together, each with its expiry in the same step.
+-- Allowed: both states move on together, each with its expiry in the same step. They are
+-- soft state, at most a window old: kept out of the append-only file and the replicas, so
+-- that on a Redis that fsyncs every write a request waits for no disk here.
+if redis.set_repl then redis.set_repl(redis.REPL_NONE) end  -- (fakeredis has none)
 redis.call('SET', KEYS[1], string.format('%.3f', address_tat), 'PX', math.max(1, math.ceil(address_tat - now)))
 if #KEYS > 1 then
   redis.call('SET', KEYS[2], string.format('%.3f', token_tat), 'PX', math.max(1, math.ceil(token_tat - now)))
