@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 from collections import OrderedDict
 from dataclasses import replace
@@ -13,6 +15,8 @@ from projections.snapshots import Snapshots
 from projections.table import PLATFORM_EVENTS, PastLookup, Table, clocked, evolve
 
 SNAPSHOT_EVERY = 16
+
+log = logging.getLogger(__name__)
 
 
 class LogDamaged(Exception):
@@ -33,6 +37,36 @@ class Tables:
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
+        self._pending: queue.Queue[Table] | None = None
+
+    def snapshot_in_background(self, capacity: int = 1024) -> None:
+        """From now on ``advance`` hands its snapshots to a thread of this process and
+        returns: an action never waits for the write (on a Redis that fsyncs every write,
+        for the disk once more). A snapshot is a shortcut only: one never written (the
+        queue full, the process gone) makes a later load fold a longer tail, never a
+        different table. Start it in the process that serves (a thread does not survive
+        a fork)."""
+        if self._pending is not None:
+            return
+        pending: queue.Queue[Table] = queue.Queue(maxsize=capacity)
+
+        def write() -> None:
+            while True:
+                table = pending.get()
+                try:
+                    self.snapshots.put(table)
+                except Exception:  # the next snapshot of the game, or the fold, makes up for it
+                    log.warning("snapshot of %s at version %d not written", table.game_id, table.version, exc_info=True)
+                finally:
+                    pending.task_done()
+
+        threading.Thread(target=write, name="snapshots", daemon=True).start()
+        self._pending = pending
+
+    def settle(self) -> None:
+        """Wait until every snapshot handed to the background is written (tests, shutdown)."""
+        if self._pending is not None:
+            self._pending.join()
 
     def load(self, game_id: str) -> Table | None:
         """The table at the log's last version, or None for an unknown game."""
@@ -89,7 +123,13 @@ class Tables:
         self.remember(new)
         crossed = new.version // self.snapshot_every != table.version // self.snapshot_every
         if crossed or new.status == "finished":
-            self.snapshots.put(new)
+            if self._pending is None:
+                self.snapshots.put(new)
+            else:
+                try:
+                    self._pending.put_nowait(new)
+                except queue.Full:
+                    pass  # behind: this one is skipped, the game's next one is written
         return new
 
     def remember(self, table: Table) -> None:

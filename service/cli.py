@@ -212,7 +212,10 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
             from service.app import create_app
             from workers.wiring import platform_from_config
 
-            return create_app(config, platform_from_config(config))
+            platform = platform_from_config(config)
+            # In the worker (the app is loaded after the fork): snapshots off the request's path.
+            platform.tables.snapshot_in_background()
+            return create_app(config, platform)
 
     try:
         Server().run()

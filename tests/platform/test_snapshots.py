@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -13,6 +14,7 @@ from core.handler import Handler
 from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
+from projections.table import Table
 from projections.tables import Tables
 from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
@@ -66,3 +68,55 @@ def test_a_snapshot_of_another_format_is_ignored_and_replaced(real_redis, prefix
         assert snapshots.version(table.game_id) == table.version
     finally:
         real_redis.delete(key)
+
+
+class HeldSnapshots(MemorySnapshots):
+    """Real in-memory snapshots whose writes wait until the test lets them through."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.gate.set()  # open while the game is created (its first snapshot is written at once)
+        self.writes = 0
+
+    def put(self, table: Table) -> bool:
+        self.gate.wait(10)
+        self.writes += 1
+        return super().put(table)
+
+
+def play_tiny(handler: Handler, actions: int, held: HeldSnapshots) -> Table:
+    table = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
+    held.gate.clear()
+    held.writes = 0
+    for _ in range(actions):
+        seat = min(table.to_act())
+        table = handler.act(table.game_id, seat, {"type": "add", "amount": 1}, table.version).table
+    return table
+
+
+def test_snapshots_in_the_background_never_hold_an_action_and_land_all_the_same() -> None:
+    store, snapshots = MemoryEventStore(), HeldSnapshots()
+    tables = Tables(store, snapshots, snapshot_every=4)
+    tables.snapshot_in_background()
+    handler = Handler(store, tables, Vault(fakeredis.FakeRedis()))
+    table = play_tiny(handler, 9, snapshots)  # crosses versions 4 and 8 while every write is held
+    assert snapshots.writes == 0 and snapshots.version(table.game_id) < 4
+    snapshots.gate.set()
+    tables.settle()
+    written = snapshots.get(table.game_id)
+    assert written is not None and written.version // 4 == table.version // 4
+    # A fresh process (no cache) loads the same table from the snapshot and the tail.
+    assert Tables(store, snapshots).load(table.game_id) == table
+
+
+def test_a_full_background_queue_skips_a_snapshot_rather_than_wait() -> None:
+    store, snapshots = MemoryEventStore(), HeldSnapshots()
+    tables = Tables(store, snapshots, snapshot_every=1)
+    tables.snapshot_in_background(capacity=2)
+    handler = Handler(store, tables, Vault(fakeredis.FakeRedis()))
+    table = play_tiny(handler, 6, snapshots)  # a snapshot at every version, far more than the queue holds
+    snapshots.gate.set()
+    tables.settle()
+    assert snapshots.writes < table.version  # some were skipped, none was waited for
+    assert Tables(store, snapshots).load(table.game_id) == table
