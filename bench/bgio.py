@@ -25,9 +25,13 @@ Two comparisons:
   ``appendfsync always`` (target >= 2.0x). node-persist writes its files without an
   fsync, so the peer's durability is the weaker of the two.
 
-Per concurrency: moves/s over three windows (3 s each, 1 s with ``--quick``) after a
-warm-up, and p50/p99 from a move to the opponent's notification, the worst of the three
-windows. Ours runs as ``tablestream serve --no-worker`` does (gunicorn, gthread, 2
+Both servers of a comparison run at once, and per concurrency the clients run three
+times on each, taking turns (peer, ours, peer, ...), each run a warm-up (1 s, 0.5 s with
+``--quick``) and a measured window (3 s, 1 s with ``--quick``), so that whatever else the
+machine runs falls on both sides alike. Rows: moves/s over the three windows, p50/p99
+from a move to the opponent's notification (the worst of the three), and, for scale,
+the CPU the server's processes (ours: the API's, not Redis's) and the clients' Node
+process spent per move. Ours runs as ``tablestream serve --no-worker`` does (gunicorn, gthread, 2
 workers), with the rate limits raised out of the way and 64 threads per worker in place
 of 32 (see ``serve``).
 """
@@ -140,6 +144,9 @@ def ours_server(url: str, prefix: str) -> Iterator[tuple[int, int]]:
         "TABLESTREAM_API_WORKERS": str(WORKERS),
         "TABLESTREAM_RATE_PER_TOKEN": str(10**9),
         "TABLESTREAM_RATE_PER_ADDRESS": str(10**9),
+        # A run of the clients ends with its games in play: their SSE streams notice the
+        # closed connection at the next heartbeat and give their threads back then.
+        "TABLESTREAM_HEARTBEAT_SECONDS": "1",
     }
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen([sys.executable, "-m", "bench.bgio", "--serve"], env=env, stdout=log, stderr=log)
@@ -243,7 +250,6 @@ class Cell:
     concurrency: int
     windows: list[list[float]]  # per window, the move-to-opponent latencies (ms)
     window_seconds: float
-    games_finished: int
     failures: int
     failure_examples: list[str]
     cpu_ms_per_move: float  # the server's processes (not Redis), over the whole session
@@ -280,61 +286,103 @@ def process_cpu(root: int) -> float:
     return sum(spent.get(pid, 0.0) for pid in tree)
 
 
-def drive(side: str, server: str, api: str, quick: bool, server_pid: int) -> dict[int, Cell]:
-    """Run the clients at each concurrency in turn; with the server's CPU per move."""
+@dataclass(frozen=True)
+class Target:
+    """A running server for the clients: which side, where, and its process."""
+
+    side: str
+    server: str
+    api: str
+    pid: int
+
+
+@dataclass
+class Window:
+    """One run of the clients: a warm-up, then one measured window."""
+
+    latencies_ms: list[float]
+    moves_all: int
+    server_cpu: float
+    client_cpu: float
+    failures: list[str]
+    failure_count: int
+
+
+def drive(target: Target, concurrency: int, warm: float, window: float) -> Window:
+    """One run of ``drive.js`` at ``concurrency`` games, with the CPU the server and the
+    clients spent on it."""
+    settings = {
+        "side": target.side,
+        "server": target.server,
+        "api": target.api,
+        "concurrencies": [concurrency],
+        "warm": warm,
+        "window": window,
+        "windows": 1,
+        "moves": MOVES,
+    }
+    cpu_before = process_cpu(target.pid)
+    clients_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=120
+    )
+    server_cpu = process_cpu(target.pid) - cpu_before
+    clients_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    client_cpu = sum(getattr(clients_after, f) - getattr(clients_before, f) for f in ("ru_utime", "ru_stime"))
+    if done.returncode != 0:
+        raise RuntimeError(f"the {target.side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
+    (result,) = json.loads(done.stdout.decode().strip().splitlines()[-1])["results"]
+    if os.environ.get("BENCH_BGIO_DEBUG"):
+        shown = {k: v for k, v in result.items() if k != "records"}
+        print(
+            f"bench.bgio: {target.side} {shown} server {server_cpu:.2f} s, clients {client_cpu:.2f} s", file=sys.stderr
+        )
+    return Window(
+        [ms for _, ms in result["records"]],
+        result["moves_all"],
+        server_cpu,
+        client_cpu,
+        result["failures"],
+        result["failure_count"],
+    )
+
+
+def cell(concurrency: int, window: float, runs: Sequence[Window]) -> Cell:
+    moves = max(1, sum(run.moves_all for run in runs))
+    return Cell(
+        concurrency,
+        [run.latencies_ms for run in runs],
+        window,
+        sum(run.failure_count for run in runs),
+        [failure for run in runs for failure in run.failures],
+        sum(run.server_cpu for run in runs) * 1000 / moves,
+        sum(run.client_cpu for run in runs) * 1000 / moves,
+    )
+
+
+def alternate(ours: Target, peer: Target, quick: bool) -> tuple[dict[int, Cell], dict[int, Cell]]:
+    """Per concurrency, three runs of each side, taking turns (peer, ours, peer, ...), so
+    that a change in what else the machine runs falls on both sides alike."""
     window = 1.0 if quick else 3.0
     warm = 0.5 if quick else 1.0
-    cells = {}
+    cells: tuple[dict[int, Cell], dict[int, Cell]] = ({}, {})
     for concurrency in CONCURRENCIES:
-        settings = {
-            "side": side,
-            "server": server,
-            "api": api,
-            "concurrencies": [concurrency],
-            "warm": warm,
-            "window": window,
-            "windows": WINDOWS,
-            "moves": MOVES,
-        }
-        cpu_before = process_cpu(server_pid)
-        clients_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(
-            ["node", str(HERE / "drive.js"), json.dumps(settings)], cwd=HERE, capture_output=True, timeout=600
-        )
-        cpu = process_cpu(server_pid) - cpu_before
-        clients_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        clients = sum(getattr(clients_after, f) - getattr(clients_before, f) for f in ("ru_utime", "ru_stime"))
-        if done.returncode != 0:
-            raise RuntimeError(f"the {side} clients failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
-        (result,) = json.loads(done.stdout.decode().strip().splitlines()[-1])["results"]
-        windows: list[list[float]] = [[] for _ in range(WINDOWS)]
-        for at, ms in result["records"]:
-            windows[min(WINDOWS - 1, int(at // window))].append(ms)
-        cells[concurrency] = Cell(
-            concurrency,
-            windows,
-            window,
-            result["games_finished"],
-            result["failure_count"],
-            result["failures"],
-            cpu * 1000 / max(1, result["moves_all"]),
-            clients * 1000 / max(1, result["moves_all"]),
-        )
-        if os.environ.get("BENCH_BGIO_DEBUG"):
-            shown = {k: v for k, v in result.items() if k != "records"}
-            print(f"bench.bgio: {side} {shown} server cpu {cpu:.2f} s, clients {clients:.2f} s", file=sys.stderr)
+        runs: tuple[list[Window], list[Window]] = ([], [])
+        for _ in range(WINDOWS):
+            runs[1].append(drive(peer, concurrency, warm, window))
+            runs[0].append(drive(ours, concurrency, warm, window))
+        for side in (0, 1):
+            cells[side][concurrency] = cell(concurrency, window, runs[side])
     return cells
 
 
-def measure_bgio(storage: str, quick: bool) -> dict[int, Cell]:
-    with bgio_server(storage) as (port, api_port, pid):
-        return drive("bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}", quick, pid)
-
-
-def measure_ours(url: str, prefix: str, quick: bool) -> dict[int, Cell]:
+def compare(storage: str, url: str, prefix: str, quick: bool) -> tuple[dict[int, Cell], dict[int, Cell]]:
+    """Ours on ``url`` against boardgame.io on ``storage``, both servers up at once."""
     try:
-        with ours_server(url, prefix) as (port, pid):
-            return drive("ours", f"http://127.0.0.1:{port}", "", quick, pid)
+        with bgio_server(storage) as (port, api_port, peer_pid), ours_server(url, prefix) as (our_port, our_pid):
+            peer = Target("bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}", peer_pid)
+            ours = Target("ours", f"http://127.0.0.1:{our_port}", "", our_pid)
+            return alternate(ours, peer, quick)
     finally:
         delete_prefix(redis.Redis.from_url(url), prefix)
 
@@ -418,12 +466,10 @@ def measure(quick: bool, url: str, prefix: str) -> list[Row]:
         print(f"bench.bgio: {reason}; the boardgame.io rows are not run", file=sys.stderr)
         return not_run(reason)
     rows = []
-    peer = measure_bgio("memory", quick)
-    ours = measure_ours(url, f"{prefix}:mem", quick)
+    ours, peer = compare("memory", url, f"{prefix}:mem", quick)
     rows += rows_for("InMemory", persistence(url), MEMORY_TARGET, ours, peer)
-    peer = measure_bgio("flatfile", quick)
     with fsync_redis() as durable:
-        ours = measure_ours(durable, f"{prefix}:aof", quick)
+        ours, peer = compare("flatfile", durable, f"{prefix}:aof", quick)
     rows += rows_for("FlatFile", "Redis (appendfsync always)", FLATFILE_TARGET, ours, peer)
     return rows
 
