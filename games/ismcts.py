@@ -5,9 +5,12 @@ one tree over the searching seat's information set. Every iteration samples a
 full state the seat cannot tell from the real one (``game.determinize``), walks
 the tree choosing among the actions legal in that sample (UCB1 with
 availability counts, since an action exists only in the samples where it is
-legal), adds one node, plays random moves up to a depth cap, scores the leaf
-(the outcome when the game ended, else ``game.evaluate`` per seat) and credits
-each edge with the score of the seat that took it.
+legal), adds one node, plays a couple of random moves (``ROLLOUT_DEPTH``), scores
+the leaf (the outcome when the game ended, else ``game.evaluate`` per seat) and
+credits each edge with the score of the seat that took it. Short rollouts ending
+in the evaluation beat long random ones here: a random move is a poor model of
+either player, and the time saved buys more iterations (fortress-royals against
+greedy, same 10 deals: 12 random moves 20%, 2 moves 65%, 2 moves and the prior 90%).
 
 The root's actions also start from a prior: in each of the first few
 determinizations, the state each action leads to is evaluated (the greedy bot's
@@ -46,7 +49,7 @@ ITERATIONS: dict[str, int] = {
     "stomping-grounds": 194,
 }
 DEFAULT_ITERATIONS = 300
-ROLLOUT_DEPTH = 12
+ROLLOUT_DEPTH = 2
 EXPLORATION = 0.7
 PRIOR_SAMPLES = 4
 PRIOR_VISITS = 2
