@@ -45,7 +45,7 @@ def play_bot(
     def deadline() -> bool:
         return time.monotonic() >= stop_at or moved_on()
 
-    action = choose(chosen, table.game, table.state, seat, rng, deadline=deadline)
+    action = choose(chosen, table.game, table.state, seat, rng, deadline=deadline, clock=time.process_time)
     if moved_on.seen:  # another seat acted while this bot thought (a phase where both act)
         return "moved on"
     try:
