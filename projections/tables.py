@@ -132,6 +132,22 @@ class Tables:
                     pass  # behind: this one is skipped, the game's next one is written
         return new
 
+    def follow(self, table: Table, envelopes: list[Envelope]) -> Table:
+        """``table`` moved on by ``envelopes`` just read from its log (an event stream's
+        wake): the cache's table when it is as new, else a fold of the envelopes after the
+        newer of the two, with no second read of the log. Envelopes that do not continue
+        it (a gap) load the table as ``load`` does."""
+        cached = self.cached(table.game_id)
+        start = cached if cached is not None and cached.version > table.version else table
+        newer = [envelope for envelope in envelopes if envelope.version > start.version]
+        if not newer:
+            return start
+        if newer[0].version != start.version + 1:
+            return self.load(table.game_id) or start
+        new = self.fold(table.game_id, start, newer)
+        self.remember(new)
+        return new
+
     def remember(self, table: Table) -> None:
         with self._lock:
             current = self._cache.get(table.game_id)

@@ -243,7 +243,7 @@ def stream(game_id: str) -> Response:
                 yield ": heartbeat\n\n"
                 continue
             if envelopes:
-                table = p.tables.load(game_id) or table
+                table = p.tables.follow(table, envelopes)
             for envelope in envelopes:
                 shown = event_for(table, envelope, seat)
                 yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {json.dumps(shown)}\n\n"
