@@ -125,6 +125,17 @@ def render(rows: list[Row], facts: dict[str, str], mode: str, seconds: float, no
     ]
     if notes:
         lines += ["", "## Notes", "", *(f"- {note}" for note in notes)]
+    from bench.bots import strength_markdown
+
+    lines += [
+        "",
+        "## Bot strength",
+        "",
+        "From the last `python -m bench.bots` (too long for this run: hundreds of games a pairing"
+        " at the bots' full budget), copied from [strength.md](strength.md) as it stands:",
+        "",
+        strength_markdown().strip().removeprefix("# Bot strength").strip(),
+    ]
     return "\n".join(lines) + "\n"
 
 
