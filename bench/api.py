@@ -550,7 +550,7 @@ def measure(
     url: str, prefix: str, quick: bool, workers: int = 2, duration: float | None = None, rounds: int = ROUNDS
 ) -> list[Round]:
     """``rounds`` rounds of row 3 on one server (warmed once) and one set of games."""
-    duration = duration or (2.0 if quick else 5.0)
+    duration = duration or (2.0 if quick else 4.0)
     client = redis.Redis.from_url(url)
     scripts = make_scripts(client, prefix)
     shortest = min(len(s.steps) for s in scripts)
