@@ -56,7 +56,9 @@ TARGETED = ("random", "greedy")
 ROUNDS = 3
 # Human actions that hand the turn to the bot, per kind and level, in each round (ISMCTS
 # thinks for its whole budget on every move of its turn, so it gets fewer).
-SAMPLES = {"full": {"fast": 6, "ismcts": 1}, "quick": {"fast": 2, "ismcts": 1}}
+SAMPLES = {"full": {"fast": 5, "ismcts": 1}, "quick": {"fast": 4, "ismcts": 1}}
+# --quick plays the two kinds whose human hands the turn over most often (fewest actions a sample).
+QUICK_KINDS = ("fortress-royals", "stomping-grounds")
 WARM_UP = 1  # answered actions per kind and fast level before counting (imports, caches, connections)
 FIRST_WAIT = TARGET_MS / 1000  # seconds to wait for the bot before asking whether it is to act at all
 THINK = 0.02  # seconds the human looks at the board before acting (the service settles meanwhile)
@@ -400,7 +402,10 @@ def measure(
     chosen = [NOOP, *(levels or LEVELS)]
     matches: list[Match] = []
     try:
-        kinds = kinds or two_seat_kinds(port)
+        if not kinds:
+            kinds = two_seat_kinds(port)
+            if quick:
+                kinds = [k for k in kinds if k in QUICK_KINDS] or kinds
         matches = [Match(port, kind, level, random.Random(f"{kind}:{level}")) for kind in kinds for level in chosen]
         play_round(matches, {level: 0 if level == "ismcts" else WARM_UP for level in chosen})
         per = SAMPLES[mode]
