@@ -15,7 +15,8 @@ table size.
 Games run in a pool of nice'd processes (``--workers``, default 2), in order, and
 a pairing stops once the 95% Wilson interval of the games finished so far (a
 prefix of the games in their order, so that quick games do not come first) is
-within +/-5 points, or at ``--max-games``, or after ``--minutes`` of wall time.
+within +/-5 points, or at ``--max-games``, or after ``--minutes`` of wall time
+(the games then under way finish and count).
 ISMCTS plays with a clock (``time.process_time``) at its default budget
 (``games.ismcts.MOVE_SECONDS``, or ``--seconds``). The table goes to
 ``bench/strength.md`` with the machine, budget and per-bot median CPU ms per
@@ -257,8 +258,13 @@ def play_pairing(
             reason = "interval" if settled(prefix) else "time" if out_of_time() else None
             if reason:
                 pairing.stopped_by = reason
-                for future in pending.values():
-                    future.cancel()
+                # Games already under way finish and count (when they extend the prefix):
+                # left running, they would only hold the pool's workers from the next pairing.
+                for index, future in pending.items():
+                    if not future.cancel():
+                        done[index] = future.result()
+                while len(prefix) in done:
+                    prefix.append(done.pop(len(prefix)))
                 break
     pairing.results = prefix
     pairing.wall = time.perf_counter() - started
