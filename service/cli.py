@@ -272,8 +272,7 @@ def metrics_directory() -> str | None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from rq import SimpleWorker, Worker
-
+    from workers.rq_worker import ForkingTurnWorker, TurnWorker
     from workers.runtime import platform
     from workers.scheduling import queue_names, sweep_stalled
     from workers.webhooks import sweep
@@ -285,7 +284,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     deliveries = sweep(p)  # those a killed worker left open
     if deliveries:
         print(f"tablestream worker: re-enqueued {deliveries} open webhook deliveries", flush=True)
-    kind = Worker if args.fork else SimpleWorker
+    # RQ's workers with fewer bookkeeping writes before a job (each waits for the disk on
+    # a Redis that fsyncs every write): a bot's answer waits for them.
+    kind = ForkingTurnWorker if args.fork else TurnWorker
     bots, work = queue_names(p)
     print(
         f"tablestream worker: Redis {shown_url(p.config.queue_url or '')}, prefix {p.config.prefix}; "
