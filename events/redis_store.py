@@ -275,13 +275,20 @@ class RedisEventStore(EventStore):
     def _run_append(self, keys: list[str], args: list[Any]) -> tuple[Any, bool]:
         """The append script's reply and whether the replicas asked for confirmed it."""
         if self._plain:
-            # The hot path on one Redis: EVALSHA straight down, past redis-py's script
-            # wrapper; a Redis that lost its scripts (restarted) gets the text once more.
-            try:
-                return self.redis.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args), True
-            except redis.exceptions.NoScriptError:
-                pass
-        return self._confirmed(keys[0], lambda client: self._append(keys=keys, args=args, client=client))
+            return self._evalsha(self.redis, keys, args), True
+        return self._confirmed(keys[0], lambda client: self._evalsha(client, keys, args))
+
+    def _evalsha(self, client: Any, keys: list[str], args: list[Any]) -> Any:
+        """The append script on ``client``: on a connection, EVALSHA straight down, past
+        redis-py's script wrapper (a Redis that lost its scripts, restarted, gets the
+        text once more); in a pipeline (with a WAIT after it), through the wrapper, which
+        loads the script first."""
+        if isinstance(client, redis.client.Pipeline):
+            return self._append(keys=keys, args=args, client=client)
+        try:
+            return client.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:
+            return self._append(keys=keys, args=args, client=client)
 
     def _confirmed(self, key: str, call: Callable[[Any], Any]) -> tuple[Any, bool]:
         """``call``'s reply and, when replicas are asked for, whether they confirmed every
