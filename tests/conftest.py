@@ -11,6 +11,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import fakeredis
 import pytest
@@ -87,14 +88,15 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
 RQ_CLEANING_LOCKS = ("rq:clean_groups",)
 
 
-def burst_worker(queues: list[str], connection: redis.Redis) -> None:
-    """Run an RQ worker until its queues are empty; the global cleaning lock its
-    maintenance takes (a key of RQ's own, not under any prefix, living minutes) is removed
-    afterwards if this worker took it, so the test leaves it behind no more than its keys."""
+def burst_worker(queues: list[str], connection: redis.Redis, worker_class: Any = None) -> None:
+    """Run an RQ worker (``worker_class``, RQ's ``SimpleWorker`` by default) until its
+    queues are empty; the global cleaning lock its maintenance takes (a key of RQ's own,
+    not under any prefix, living minutes) is removed afterwards if this worker took it,
+    so the test leaves it behind no more than its keys."""
     from rq import SimpleWorker
 
     held = {key for key in RQ_CLEANING_LOCKS if connection.exists(key)}
-    SimpleWorker(queues, connection=connection).work(burst=True, logging_level="ERROR")
+    (worker_class or SimpleWorker)(queues, connection=connection).work(burst=True, logging_level="ERROR")
     for key in RQ_CLEANING_LOCKS:
         if key not in held:
             connection.delete(key)

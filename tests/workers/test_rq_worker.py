@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import time
 
-import pytest
-import redis
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
 
-from core.config import Config
 from core.platform import Platform
-from tests.conftest import RQ_CLEANING_LOCKS
-from workers import runtime
+from tests.conftest import burst_worker
 from workers.rq_worker import ForkingTurnWorker, TurnWorker
-from workers.scheduling import RQScheduler, queue_names
+from workers.scheduling import queue_names
 
 
 def fails() -> None:
@@ -27,26 +23,10 @@ def sleeps(seconds: float) -> str:
     return "slept"
 
 
-def burst(worker_class: type[TurnWorker] | type[ForkingTurnWorker], queues: list[str], connection: redis.Redis) -> None:
-    held = {key for key in RQ_CLEANING_LOCKS if connection.exists(key)}
-    worker_class(queues, connection=connection).work(burst=True, logging_level="ERROR")
-    for key in RQ_CLEANING_LOCKS:
-        if key not in held:
-            connection.delete(key)
-
-
-@pytest.fixture
-def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
-    p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
-    p.handler.scheduler = RQScheduler(p)
-    runtime.use(p)
-    return p
-
-
 def test_a_bot_answers_a_human_through_the_turn_worker(platform: Platform) -> None:
     table = platform.handler.create_game("tiny", [{"name": "ann"}, {"bot": "greedy"}]).table
     acted = platform.handler.act(table.game_id, 0, {"type": "add", "amount": 1}, table.version)
-    burst(TurnWorker, list(queue_names(platform)), platform.queue_redis)
+    burst_worker(list(queue_names(platform)), platform.queue_redis, TurnWorker)
     after = platform.handler.load(table.game_id)
     assert after.version > acted.version and 0 in after.to_act()
     job = Job.fetch(f"bot-{table.game_id}-{acted.version}-1", connection=platform.queue_redis)
@@ -55,15 +35,15 @@ def test_a_bot_answers_a_human_through_the_turn_worker(platform: Platform) -> No
 
 def test_a_game_of_two_bots_ends_through_the_forking_turn_worker(platform: Platform) -> None:
     table = platform.handler.create_game("tiny", [{"bot": "random"}, {"bot": "random"}]).table
-    burst(ForkingTurnWorker, list(queue_names(platform)), platform.queue_redis)
+    burst_worker(list(queue_names(platform)), platform.queue_redis, ForkingTurnWorker)
     assert platform.handler.load(table.game_id).status == "finished"
 
 
 def test_a_failing_job_is_retried_then_failed_as_rq_does(platform: Platform) -> None:
     queue = Queue(queue_names(platform)[0], connection=platform.queue_redis)
     job = queue.enqueue_call(fails, job_id=f"fails-{platform.config.prefix}", retry=Retry(max=1))
-    burst(TurnWorker, [queue.name], platform.queue_redis)  # fails, and is queued again at once
-    burst(TurnWorker, [queue.name], platform.queue_redis)  # fails for good
+    burst_worker([queue.name], platform.queue_redis, TurnWorker)  # fails, and is queued again at once
+    burst_worker([queue.name], platform.queue_redis, TurnWorker)  # fails for good
     job.refresh()
     assert job.get_status() == JobStatus.FAILED and job.retries_left == 0
     assert job.id in queue.failed_job_registry
@@ -72,7 +52,7 @@ def test_a_failing_job_is_retried_then_failed_as_rq_does(platform: Platform) -> 
 def test_a_job_past_its_timeout_is_stopped_and_failed(platform: Platform) -> None:
     queue = Queue(queue_names(platform)[0], connection=platform.queue_redis)
     job = queue.enqueue_call(sleeps, args=(5,), job_id=f"sleeps-{platform.config.prefix}", timeout=1)
-    burst(TurnWorker, [queue.name], platform.queue_redis)
+    burst_worker([queue.name], platform.queue_redis, TurnWorker)
     job.refresh()
     assert job.get_status() == JobStatus.FAILED
     assert "JobTimeoutException" in (job.latest_result().exc_string or "")  # type: ignore[union-attr]

@@ -19,14 +19,6 @@ from workers.jobs import bot_turn
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
 
-@pytest.fixture
-def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
-    p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
-    p.handler.scheduler = RQScheduler(p)
-    runtime.use(p)
-    return p
-
-
 def work(platform: Platform) -> None:
     burst_worker(list(queue_names(platform)), platform.queue_redis)
 

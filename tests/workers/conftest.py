@@ -1,0 +1,19 @@
+"""The worker tests' platform: on the real test Redis, bot turns scheduled through RQ."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from core.config import Config
+from core.platform import Platform
+from workers import runtime
+from workers.scheduling import RQScheduler
+
+
+@pytest.fixture
+def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
+    p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
+    p.handler.scheduler = RQScheduler(p)
+    runtime.use(p)
+    return p
