@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import statistics
 import time
 import uuid
@@ -112,7 +113,8 @@ def bench_redis_url() -> Iterator[tuple[str, str]]:
 
         from service.embedded import EmbeddedRedis
 
-        embedded = EmbeddedRedis(tempfile.mkdtemp(prefix="tablestream-bench-"))
+        folder = tempfile.mkdtemp(prefix="tablestream-bench-")
+        embedded = EmbeddedRedis(folder)
         url = embedded.start()
     try:
         yield url, prefix
@@ -120,6 +122,7 @@ def bench_redis_url() -> Iterator[tuple[str, str]]:
         delete_prefix(redis.Redis.from_url(url), prefix)
         if embedded is not None:
             embedded.stop()
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def describe_redis(client: redis.Redis, url: str) -> str:
