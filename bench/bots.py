@@ -18,10 +18,25 @@ prefix of the games in their order, so that quick games do not come first) is
 within +/-5 points, or at ``--max-games``, or after ``--minutes`` of wall time
 (the games then under way finish and count).
 ISMCTS plays with a clock (``time.process_time``) at its default budget
-(``games.ismcts.MOVE_SECONDS``, or ``--seconds``). The table goes to
-``bench/strength.md`` with the machine, budget and per-bot median CPU ms per
-move (moves with two or more legal actions only: forced moves cost nothing and
-would hide the search time); ``strength_markdown()`` returns it for the report.
+(``games.ismcts.MOVE_SECONDS``, or ``--seconds``).
+
+At 300 ms a move a game takes ISMCTS 15-40 s of CPU, and +/-5 points takes
+about 270 games at a 77% score: hours per kind, more than one sitting. So every
+finished game is appended at once to a ledger, ``bench/strength-games.jsonl``
+(committed), under a fingerprint of everything that decides it: the source of
+the bots, the search, the game kind's package, the bench's match code, the
+budget and the options. A run resumes each pairing where the ledger's games for
+the current fingerprint stop, and a change to any of those sources starts that
+pairing over (old lines are dropped when the ledger is next written). Deals
+depend only on the pairing and the game's index, so resumed runs play the games
+a single long run would have.
+
+The table goes to ``bench/strength.md``, from the ledger, for every kind and
+pairing (those not played yet show their games so far), with the machine,
+budget and per-bot CPU ms per move: the median over games of each game's
+median, counting moves with two or more legal actions only (forced moves cost
+nothing and would hide the search time); ``strength_markdown()`` returns it for
+the report, and ``--table`` rewrites it from the ledger without playing.
 
 Row 6 of ``python -m bench`` is ``move_time_rows``: CPU time per move on sampled
 states, worst of three runs.
@@ -31,6 +46,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import inspect
+import json
 import math
 import os
 import random
@@ -58,6 +76,10 @@ MAX_GAMES = 400
 MAX_ACTIONS = 5_000
 RUNS = 3
 STRENGTH_FILE = Path(__file__).with_name("strength.md")
+LEDGER = Path(__file__).with_name("strength-games.jsonl")
+GAMES_DIR = Path(ismcts.__file__).parent
+# Sources outside a kind's package that decide a game's result.
+SHARED_SOURCES = ("base.py", "bots.py", "cards.py", "ismcts.py", "play.py", "rng.py")
 
 Chooser = Callable[[Game, State, int, random.Random], Action]
 
@@ -73,12 +95,49 @@ class Match:
 
 
 @dataclass(frozen=True)
+class Moves:
+    """One bot's timed moves in one game (moves with a real choice): how many, the median
+    and the slowest, CPU ms."""
+
+    count: int = 0
+    median: float = 0.0
+    slowest: float = 0.0
+
+    @classmethod
+    def of(cls, times: list[float]) -> Moves:
+        return cls(len(times), statistics.median(times), max(times)) if times else cls()
+
+
+@dataclass(frozen=True)
 class Result:
     index: int
     score: float  # the challenger's pairwise finishes, averaged over the opponent seats
     finished: bool
-    challenger_ms: tuple[float, ...]
-    opponent_ms: tuple[float, ...]
+    challenger: Moves = Moves()
+    opponent: Moves = Moves()
+
+    def record(self, match: Match, fingerprint: str) -> dict[str, object]:
+        """The ledger's line for this game."""
+        return {
+            "kind": match.kind,
+            "pairing": f"{match.challenger}-{match.opponent}",
+            "fingerprint": fingerprint,
+            "index": self.index,
+            "score": self.score,
+            "finished": self.finished,
+            "challenger": [self.challenger.count, round(self.challenger.median, 3), round(self.challenger.slowest, 3)],
+            "opponent": [self.opponent.count, round(self.opponent.median, 3), round(self.opponent.slowest, 3)],
+            "cpu": machine_facts().get("cpu", "?"),
+            "at": f"{datetime.datetime.now(datetime.UTC):%Y-%m-%dT%H:%M:%SZ}",
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, object]) -> Result:
+        mine, theirs = record["challenger"], record["opponent"]
+        assert isinstance(mine, list) and isinstance(theirs, list)
+        index, score = record["index"], record["score"]
+        assert isinstance(index, int) and isinstance(score, int | float)
+        return cls(index, float(score), bool(record["finished"]), Moves(*mine), Moves(*theirs))
 
 
 def players_of(game: Game) -> int:
@@ -135,7 +194,58 @@ def play_match(match: Match) -> Result:
         step(game, play, seat, action, table_rng)
     result = game.outcome(play.state)
     score = 0.5 if result is None else finish_share(result, chosen, players)
-    return Result(match.index, score, result is not None, tuple(times[True]), tuple(times[False]))
+    return Result(match.index, score, result is not None, Moves.of(times[True]), Moves.of(times[False]))
+
+
+def fingerprint(
+    kind: str, challenger: str, opponent: str, seconds: float, options: tuple[tuple[str, float], ...]
+) -> str:
+    """A digest of everything that decides a game of this pairing: the shared game and bot
+    sources, the kind's package (code and card data), the bench's match code, the
+    budget (when ISMCTS plays) and the search options."""
+    digest = hashlib.sha256(f"{kind}|{challenger}|{opponent}".encode())
+    if "ismcts" in (challenger, opponent):
+        digest.update(f"|{seconds!r}|{sorted(options)!r}".encode())
+    package = Path(inspect.getfile(type(registry.all_games()[kind]))).parent
+    files = [GAMES_DIR / name for name in SHARED_SOURCES]
+    files += sorted(path for path in package.iterdir() if path.suffix in {".py", ".json"})
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for function in (players_of, bot, finish_share, play_match):
+        digest.update(inspect.getsource(function).encode())
+    return digest.hexdigest()[:16]
+
+
+def read_ledger() -> list[dict[str, object]]:
+    if not LEDGER.exists():
+        return []
+    return [json.loads(line) for line in LEDGER.read_text().splitlines() if line.strip()]
+
+
+def ledger_results(kind: str, pairing: str, print_: str) -> dict[int, Result]:
+    """The ledger's games of this pairing under fingerprint ``print_``, by index (the
+    first line wins if a game was ever recorded twice)."""
+    found: dict[int, Result] = {}
+    for record in read_ledger():
+        if record["kind"] == kind and record["pairing"] == pairing and record["fingerprint"] == print_:
+            result = Result.from_record(record)
+            found.setdefault(result.index, result)
+    return found
+
+
+def record_game(result: Result, match: Match, print_: str) -> None:
+    """Append one finished game to the ledger, in one write."""
+    with LEDGER.open("a") as ledger:
+        ledger.write(json.dumps(result.record(match, print_), separators=(",", ":")) + "\n")
+
+
+def prune_ledger(current: set[str]) -> int:
+    """Drop the ledger's lines whose fingerprint no pairing has any more; returns how many."""
+    records = read_ledger()
+    kept = [record for record in records if record["fingerprint"] in current]
+    if len(kept) != len(records):
+        LEDGER.write_text("".join(json.dumps(record, separators=(",", ":")) + "\n" for record in kept))
+    return len(records) - len(kept)
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -163,8 +273,24 @@ class Pairing:
     opponent: str
     results: list[Result] = field(default_factory=list)
     seconds: float = ismcts.MOVE_SECONDS
+    options: tuple[tuple[str, float], ...] = ()
     wall: float = 0.0
+    added: int = 0  # games this run played
     stopped_by: str = ""
+    record: bool = True  # False: fresh games, the ledger neither read nor written
+
+    @property
+    def name(self) -> str:
+        return f"{self.challenger}-{self.opponent}"
+
+    @property
+    def recorded(self) -> bool:
+        """Whether this pairing's games go to the ledger: only at the table's own settings
+        (the default budget, no tuning options), unless told not to."""
+        return self.record and self.seconds == ismcts.MOVE_SECONDS and not self.options
+
+    def fingerprint(self) -> str:
+        return fingerprint(self.kind, self.challenger, self.opponent, self.seconds, self.options)
 
     def row(self) -> str:
         game = registry.all_games()[self.kind]
@@ -172,8 +298,8 @@ class Pairing:
         score = sum(r.score for r in self.results)
         rate = score / played if played else 0.0
         low, high = wilson(score, played)
-        mine = [ms for r in self.results for ms in r.challenger_ms]
-        theirs = [ms for r in self.results for ms in r.opponent_ms]
+        mine = [r.challenger.median for r in self.results if r.challenger.count]
+        theirs = [r.opponent.median for r in self.results if r.opponent.count]
         mine_ms = statistics.median(mine) if mine else 0.0
         theirs_ms = statistics.median(theirs) if theirs else 0.0
         target = WIN_TARGET[self.challenger]
@@ -182,28 +308,33 @@ class Pairing:
         if self.challenger == "ismcts":
             met = met and mine_ms <= ISMCTS_MOVE_MS_TARGET
             goal += f", <= {ISMCTS_MOVE_MS_TARGET:.0f} ms"
-        sure = "settled" if low >= target or high < target else "not settled"
+        sure = "settled" if played and (low >= target or high < target) else "not settled"
         cells = [
             self.kind,
             str(players_of(game)),
             f"{self.challenger} vs {self.opponent}",
             str(played),
-            f"{rate:.1%}",
+            f"{rate:.1%}" if played else "-",
             f"[{low:.1%}, {high:.1%}]",
             f"±{(high - low) / 2 * 100:.1f}",
             str(sum(not r.finished for r in self.results)),
             f"{mine_ms:.2f}",
             f"{theirs_ms:.2f}",
             goal.replace(">", "&gt;").replace("<", "&lt;"),
-            f"{'pass' if met else 'MISS'} ({sure})",
-            f"{self.stopped_by}, {self.wall / 60:.0f} min",
+            f"{'pass' if met else 'MISS'} ({sure})" if played else "not played",
+            "yes" if settled(self.results) else "no: more games",
         ]
         return "| " + " | ".join(cells) + " |"
+
+    def progress(self) -> str:
+        """This run's share: games added, why it stopped, minutes."""
+        minutes = self.wall / 60
+        return f"{self.kind} {self.name}: {self.added} game(s) added, stopped by {self.stopped_by}, {minutes:.1f} min"
 
 
 TABLE_HEAD = (
     "| kind | seats | pairing | games | challenger's score | 95% interval | ± points | unfinished "
-    "| challenger ms/move | opponent ms/move | target | verdict | stopped by |\n"
+    "| challenger ms/move | opponent ms/move | target | verdict | ±5 reached |\n"
     "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---|---|---|"
 )
 
@@ -214,25 +345,41 @@ def play_pairing(
     workers: int,
     max_games: int,
     minutes: float | None,
-    options: tuple[tuple[str, float], ...] = (),
 ) -> Pairing:
     """Play ``pairing``'s games in order until its interval is narrow enough, ``max_games``
-    or ``minutes``; only a prefix of the games in order counts."""
+    or ``minutes``; only a prefix of the games in order counts. At the table's settings
+    it starts from the ledger's games and records each game it finishes there at once."""
     started = time.perf_counter()
+    print_ = pairing.fingerprint()
+    done: dict[int, Result] = ledger_results(pairing.kind, pairing.name, print_) if pairing.recorded else {}
+    prefix: list[Result] = []
+
+    def extend() -> None:
+        while len(prefix) in done:
+            prefix.append(done.pop(len(prefix)))
 
     def matches() -> Iterator[Match]:
-        for index in range(max_games):
-            yield Match(pairing.kind, pairing.challenger, pairing.opponent, index, pairing.seconds, options)
+        for index in range(len(prefix), max_games):
+            if index not in done:
+                yield Match(pairing.kind, pairing.challenger, pairing.opponent, index, pairing.seconds, pairing.options)
+
+    def finished(match: Match, result: Result) -> None:
+        if pairing.recorded:
+            record_game(result, match, print_)
+        pairing.added += 1
+        done[result.index] = result
+        extend()
 
     def out_of_time() -> bool:
         return minutes is not None and time.perf_counter() - started >= minutes * 60
 
-    done: dict[int, Result] = {}
-    prefix: list[Result] = []
+    extend()
     pairing.stopped_by = f"{max_games} games"
-    if pool is None:
+    if settled(prefix):
+        pairing.stopped_by = "interval (from the ledger)"
+    elif pool is None:
         for match in matches():
-            prefix.append(play_match(match))
+            finished(match, play_match(match))
             if settled(prefix):
                 pairing.stopped_by = "interval"
                 break
@@ -240,41 +387,37 @@ def play_pairing(
                 pairing.stopped_by = "time"
                 break
     else:
-        pending: dict[int, Future[Result]] = {}
+        pending: dict[int, tuple[Match, Future[Result]]] = {}
         queue = matches()
         while True:
             while len(pending) < workers * 2:
                 upcoming = next(queue, None)
                 if upcoming is None:
                     break
-                pending[upcoming.index] = pool.submit(play_match, upcoming)
+                pending[upcoming.index] = (upcoming, pool.submit(play_match, upcoming))
             if not pending:
                 break
-            finished = next(_as_completed(pending))
-            done[finished.index] = finished
-            del pending[finished.index]
-            while len(prefix) in done:
-                prefix.append(done.pop(len(prefix)))
+            result = next(_as_completed([future for _, future in pending.values()]))
+            match, _ = pending.pop(result.index)
+            finished(match, result)
             reason = "interval" if settled(prefix) else "time" if out_of_time() else None
             if reason:
                 pairing.stopped_by = reason
-                # Games already under way finish and count (when they extend the prefix):
-                # left running, they would only hold the pool's workers from the next pairing.
-                for index, future in pending.items():
+                # Games already under way finish and count: left running, they would only
+                # hold the pool's workers from the next pairing.
+                for match, future in pending.values():
                     if not future.cancel():
-                        done[index] = future.result()
-                while len(prefix) in done:
-                    prefix.append(done.pop(len(prefix)))
+                        finished(match, future.result())
                 break
     pairing.results = prefix
     pairing.wall = time.perf_counter() - started
     return pairing
 
 
-def _as_completed(pending: dict[int, Future[Result]]) -> Iterator[Result]:
+def _as_completed(pending: list[Future[Result]]) -> Iterator[Result]:
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    finished, _ = wait(pending.values(), return_when=FIRST_COMPLETED)
+    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
     for future in finished:
         yield future.result()
 
@@ -286,24 +429,49 @@ def strength_markdown() -> str:
     return STRENGTH_FILE.read_text()
 
 
-def write_strength(pairings: list[Pairing], workers: int, seconds: float, command: str) -> str:
+def ledger_pairings() -> list[Pairing]:
+    """Every kind's two pairings at the table's settings, with the ledger's games (the
+    prefix of consecutive games from the first) under their current fingerprints."""
+    pairings = []
+    for kind in registry.keys():
+        for challenger, opponent in PAIRINGS:
+            pairing = Pairing(kind, challenger, opponent)
+            found = ledger_results(kind, pairing.name, pairing.fingerprint())
+            index = 0
+            while index in found:
+                pairing.results.append(found[index])
+                index += 1
+            pairings.append(pairing)
+    return pairings
+
+
+def write_strength(command: str) -> str:
+    """Rewrite ``strength.md`` from the ledger (dropping the ledger's stale lines first)."""
+    pairings = ledger_pairings()
+    prune_ledger({pairing.fingerprint() for pairing in pairings})
+    records = read_ledger()
+    cpus = sorted({str(record.get("cpu", "?")) for record in records}) or ["?"]
+    days = sorted(str(record.get("at", "?"))[:10] for record in records) or ["?"]
     facts = machine_facts()
     lines = [
         "# Bot strength",
         "",
-        f"Written by `{command}` on {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; "
-        "regenerated by every run, never edited by hand.",
+        f"Written by `{command}` on {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC from the ledger "
+        f"`{LEDGER.name}` ({len(records)} games, played {days[0]} to {days[-1]}); regenerated by every run, "
+        "never edited by hand.",
         "",
-        f"- machine: {facts.get('cpu', '?')}, {facts['cores']} cores, Python {facts['python']}, "
-        f"load average {facts.get('load average', '?')} at the end; {workers} nice'd worker process(es)",
-        f"- ISMCTS budget: {seconds * 1000:.0f} ms of process CPU time a move (`games.ismcts.MOVE_SECONDS`)",
-        f"- stops per pairing at a 95% Wilson interval of ±{HALF_WIDTH * 100:.0f} points (at least "
-        f"{MIN_GAMES} games), at the game cap or at the time limit, whichever comes first",
+        f"- machine: {'; '.join(cpus)}, {facts['cores']} cores, Python {facts['python']}; games run in nice'd "
+        "worker processes, and ISMCTS's budget is process CPU time, so the machine's load changes its play little",
+        f"- ISMCTS budget: {ismcts.MOVE_SECONDS * 1000:.0f} ms of process CPU time a move "
+        "(`games.ismcts.MOVE_SECONDS`)",
+        f"- a pairing's games accumulate across runs in the ledger until its 95% Wilson interval is within "
+        f"±{HALF_WIDTH * 100:.0f} points (at least {MIN_GAMES} games); a change to the bots, the search or the "
+        "kind's rules starts it over",
         "- score: the challenger's pairwise finishes against each opponent seat (1 above, 0.5 level or "
         "unfinished, 0 below; ranked by winning, then by the outcome's score), averaged per game: "
         "at two seats a win rate with draws as half; dragon-fortress plays at three seats, one "
         "challenger against two opponents, and 50% is even play",
-        "- ms/move: median CPU ms of the bot's moves with two or more legal actions",
+        "- ms/move: the median over games of each game's median CPU ms, counting moves with two or more legal actions",
         "- verdict: the score against the target (and ISMCTS's ms/move); settled when the whole "
         "interval lies on one side of the target",
         "",
@@ -394,16 +562,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairing", action="append", choices=[f"{a}-{b}" for a, b in PAIRINGS])
     parser.add_argument("--seconds", type=float, default=ismcts.MOVE_SECONDS, help="ISMCTS CPU seconds a move")
     parser.add_argument("--ismcts", action="append", default=[], help="a search option, NAME=VALUE (tuning)")
-    parser.add_argument("--no-write", action="store_true", help=f"print only, leave {STRENGTH_FILE.name} alone")
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help="fresh games, printed only: the ledger and the table are left alone",
+    )
+    parser.add_argument("--table", action="store_true", help=f"only rewrite {STRENGTH_FILE.name} from the ledger")
     args = parser.parse_args(argv)
+    command = " ".join(["python -m bench.bots", *(sys.argv[1:] if argv is None else argv)])
+    if args.table:
+        print(write_strength(command))
+        return
     kinds = args.kind or registry.keys()
     max_games = args.max_games or (MIN_GAMES if args.quick else MAX_GAMES)
     chosen = [(a, b) for a, b in PAIRINGS if not args.pairing or f"{a}-{b}" in args.pairing]
     options = tuple((name, float(value)) for name, value in (option.split("=", 1) for option in args.ismcts))
+    tuning = bool(options) or args.seconds != ismcts.MOVE_SECONDS or args.no_write
     print(
         f"up to {max_games} games per pairing, {args.workers} worker(s), ismcts {args.seconds * 1000:.0f} ms a move"
         + (f", {args.minutes} min per pairing at most" if args.minutes else "")
         + (f", options {options}" if options else "")
+        + ("; fresh games, no ledger, no table" if tuning else f"; resuming from {LEDGER.name}")
     )
     print(TABLE_HEAD, flush=True)
     pool = ProcessPoolExecutor(args.workers, initializer=os.nice, initargs=(19,)) if args.workers > 1 else None
@@ -411,20 +590,17 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for kind in kinds:
             for challenger, opponent in chosen:
-                pairing = Pairing(kind, challenger, opponent, seconds=args.seconds)
-                play_pairing(pairing, pool, args.workers, max_games, args.minutes, options)
+                pairing = Pairing(kind, challenger, opponent, seconds=args.seconds, options=options, record=not tuning)
+                play_pairing(pairing, pool, args.workers, max_games, args.minutes)
                 pairings.append(pairing)
                 print(pairing.row(), flush=True)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    if not args.no_write:
-        write_strength(
-            pairings,
-            args.workers,
-            args.seconds,
-            " ".join(["python -m bench.bots", *(sys.argv[1:] if argv is None else argv)]),
-        )
+    for pairing in pairings:
+        print(pairing.progress())
+    if not tuning:
+        write_strength(command)
 
 
 if __name__ == "__main__":

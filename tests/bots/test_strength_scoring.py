@@ -25,9 +25,9 @@ def test_three_seats_count_each_opponent_the_challenger_finished_above() -> None
 
 def test_a_pairing_is_settled_once_its_interval_is_within_five_points() -> None:
     def wins(count: int) -> list[Result]:
-        return [Result(index, 1.0, True, (), ()) for index in range(count)]
+        return [Result(index, 1.0, True) for index in range(count)]
 
     assert not settled(wins(20)), "a 95% interval of 20 wins is wider than +/-5 points"
     assert settled(wins(40))
-    even = [Result(index, index % 2, True, (), ()) for index in range(200)]
+    even = [Result(index, index % 2, True) for index in range(200)]
     assert not settled(even), "at one half, +/-5 points takes about 385 games"
