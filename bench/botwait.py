@@ -56,9 +56,9 @@ TARGETED = ("random", "greedy")
 ROUNDS = 3
 # Human actions that hand the turn to the bot, per kind and level, in each round (ISMCTS
 # thinks for its whole budget on every move of its turn, so it gets fewer).
-SAMPLES = {"full": {"fast": 5, "ismcts": 1}, "quick": {"fast": 4, "ismcts": 1}}
-# --quick plays the two kinds whose human hands the turn over most often (fewest actions a sample).
-QUICK_KINDS = ("fortress-royals", "stomping-grounds")
+SAMPLES = {"full": {"fast": 5, "ismcts": 1}, "quick": {"fast": 3, "ismcts": 1}}
+# --quick plays the kind whose human hands the turn over most often (fewest actions a sample).
+QUICK_KINDS = ("fortress-royals",)
 WARM_UP = 1  # answered actions per kind and fast level before counting (imports, caches, connections)
 FIRST_WAIT = TARGET_MS / 1000  # seconds to wait for the bot before asking whether it is to act at all
 THINK = 0.02  # seconds the human looks at the board before acting (the service settles meanwhile)
@@ -464,7 +464,7 @@ def rows(quick: bool) -> list[Row]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.botwait", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer actions per round (under 45 s)")
+    parser.add_argument("--quick", action="store_true", help="one kind, fewer actions per round")
     parser.add_argument("--kind", action="append", help="game kinds (default: every kind two can play)")
     parser.add_argument("--level", action="append", choices=LEVELS, help="bot levels (default: all three)")
     args = parser.parse_args(argv)
