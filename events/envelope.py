@@ -26,9 +26,14 @@ GENESIS_HASH = "0" * 64
 SCHEMA = 2
 
 
+# One encoder, made once: ``json.dumps`` with these options builds a new one on every call.
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_STRING = json.encoder.encode_basestring  # a JSON string as that encoder writes it
+
+
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, UTF-8 kept as is: one text per value."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODE(value)
 
 
 @dataclass(frozen=True)
@@ -147,27 +152,64 @@ def chain(
     command_id: str | None,
 ) -> list[Envelope]:
     """Number, stamp and hash ``events`` as the continuation of a log (schema 2)."""
+    return [envelope for envelope, _ in chain_encoded(events, first_version, prev_hash, at, command_id)]
+
+
+def chain_encoded(
+    events: Sequence[NewEvent],
+    first_version: int,
+    prev_hash: str,
+    at: str,
+    command_id: str | None,
+) -> list[tuple[Envelope, str]]:
+    """``chain``, each envelope with its stored text (``Envelope.encode``).
+
+    Both texts are canonical JSON objects with sorted keys, so each is its fields' texts in
+    key order: the hashed body (actor, at, command_id, data, schema, seat, type, version)
+    and the stored envelope (the same, with hash and prev_hash after data and, for an
+    event that hides something, sealed after schema) share every piece but the data's.
+    They are put together from pieces, each value encoded once, rather than encoding the
+    whole of each (``tests/events/test_envelope_texts.py`` holds them equal to
+    ``canonical_json`` of ``body()`` and of ``as_dict()``)."""
     out = []
+    stamp = ',"at":' + _STRING(at) + ',"command_id":' + ("null" if command_id is None else _STRING(command_id))
     for offset, event in enumerate(events):
         version = first_version + offset
-        hashed = event.data if event.sealed is None else event.sealed
-        body = hashed_body(SCHEMA, version, event.type, event.seat, event.actor, hashed, at, command_id)
-        digest = hash_of(prev_hash, body)
-        out.append(
-            Envelope(
-                version,
-                event.type,
-                event.seat,
-                event.actor,
-                event.data,
-                at,
-                command_id,
-                prev_hash,
-                digest,
-                SCHEMA,
-                event.sealed,
-            )
+        head = '{"actor":' + _STRING(event.actor) + stamp
+        data_text = _ENCODE(event.data)
+        hashed_text = data_text if event.sealed is None else _ENCODE(event.sealed)
+        seat = "null" if event.seat is None else str(event.seat) if type(event.seat) is int else _ENCODE(event.seat)
+        tail = ',"seat":' + seat + ',"type":' + _STRING(event.type) + ',"version":' + str(version) + "}"
+        body = head + ',"data":' + hashed_text + ',"schema":' + str(SCHEMA) + tail
+        digest = hashlib.sha256((prev_hash + "\n" + body).encode()).hexdigest()
+        sealed = "" if event.sealed is None else ',"sealed":' + hashed_text
+        text = (
+            head
+            + ',"data":'
+            + data_text
+            + ',"hash":"'
+            + digest
+            + '","prev_hash":'
+            + _STRING(prev_hash)
+            + ',"schema":'
+            + str(SCHEMA)
+            + sealed
+            + tail
         )
+        envelope = Envelope(
+            version,
+            event.type,
+            event.seat,
+            event.actor,
+            event.data,
+            at,
+            command_id,
+            prev_hash,
+            digest,
+            SCHEMA,
+            event.sealed,
+        )
+        out.append((envelope, text))
         prev_hash = digest
     return out
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from events.envelope import Envelope, NewEvent, chain
+from events.envelope import Envelope, NewEvent, chain_encoded
 from events.store import (
     AppendResult,
     CommandReused,
@@ -56,8 +56,9 @@ class MemoryEventStore(EventStore):
             if len(log) != expected_version:
                 raise VersionConflict(expected_version, len(log))
             head_hash = hashes[-1] if hashes else "0" * 64
-            envelopes = chain(events, expected_version + 1, head_hash, self.now(), command_id)
-            log.extend(e.encode() for e in envelopes)
+            linked = chain_encoded(events, expected_version + 1, head_hash, self.now(), command_id)
+            envelopes = [envelope for envelope, _ in linked]
+            log.extend(text for _, text in linked)
             hashes.extend(e.hash for e in envelopes)
             result = AppendResult(expected_version + 1, expected_version + len(envelopes), False, tuple(envelopes))
             if command_id is not None:

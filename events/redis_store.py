@@ -42,7 +42,7 @@ from typing import Any
 import redis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
-from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
+from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain_encoded
 from events.keys import clustered, partition_of
 from events.store import (
     DEDUP_SECONDS,
@@ -237,7 +237,8 @@ class RedisEventStore(EventStore):
         if prev_hash is None:
             prev_hash = self._head_hash(game_id, expected_version)
         for _ in range(2):
-            envelopes = chain(events, expected_version + 1, prev_hash, self.now(), command_id)
+            linked = chain_encoded(events, expected_version + 1, prev_hash, self.now(), command_id)
+            envelopes = [envelope for envelope, _ in linked]
             keys = [
                 self.key(game_id, "events"),
                 self.key(game_id, "head"),
@@ -257,7 +258,7 @@ class RedisEventStore(EventStore):
                     fingerprint or "",
                 )
             )
-            args = [header, *(e.encode() for e in envelopes)]
+            args = [header, *(text for _, text in linked)]
             reply, replicated = self._run_append(keys, args)
             status, _, value = reply.decode().partition(" ")
             if status == "ok":
