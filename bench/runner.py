@@ -131,8 +131,9 @@ def render(rows: list[Row], facts: dict[str, str], mode: str, seconds: float, no
         "",
         "## Bot strength",
         "",
-        "From the last `python -m bench.bots` (too long for this run: hundreds of games a pairing"
-        " at the bots' full budget), copied from [strength.md](strength.md) as it stands:",
+        "From the games `python -m bench.bots` has played into its ledger, across runs (too long for"
+        " this run: hundreds of games a pairing at the bots' full budget), copied from"
+        " [strength.md](strength.md) as it stands:",
         "",
         strength_markdown().strip().removeprefix("# Bot strength").strip(),
     ]
