@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import inspect
 import json
@@ -217,9 +218,15 @@ def fingerprint(
 
 
 def read_ledger() -> list[dict[str, object]]:
+    """The ledger's complete lines (a line still being written, without its newline yet,
+    is left for the next read)."""
     if not LEDGER.exists():
         return []
-    return [json.loads(line) for line in LEDGER.read_text().splitlines() if line.strip()]
+    return _records(LEDGER.read_text())
+
+
+def _records(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
 
 
 def ledger_results(kind: str, pairing: str, print_: str) -> dict[int, Result]:
@@ -234,17 +241,27 @@ def ledger_results(kind: str, pairing: str, print_: str) -> dict[int, Result]:
 
 
 def record_game(result: Result, match: Match, print_: str) -> None:
-    """Append one finished game to the ledger, in one write."""
+    """Append one finished game to the ledger, in one write, under the ledger's lock (so
+    that a prune never drops it)."""
     with LEDGER.open("a") as ledger:
+        fcntl.flock(ledger, fcntl.LOCK_EX)
         ledger.write(json.dumps(result.record(match, print_), separators=(",", ":")) + "\n")
 
 
 def prune_ledger(current: set[str]) -> int:
-    """Drop the ledger's lines whose fingerprint no pairing has any more; returns how many."""
-    records = read_ledger()
-    kept = [record for record in records if record["fingerprint"] in current]
-    if len(kept) != len(records):
-        LEDGER.write_text("".join(json.dumps(record, separators=(",", ":")) + "\n" for record in kept))
+    """Drop the ledger's lines whose fingerprint no pairing has any more, in place under
+    the ledger's lock (a run adding games meanwhile waits, then appends after); returns
+    how many."""
+    if not LEDGER.exists():
+        return 0
+    with LEDGER.open("r+") as ledger:
+        fcntl.flock(ledger, fcntl.LOCK_EX)
+        records = _records(ledger.read())
+        kept = [record for record in records if record["fingerprint"] in current]
+        if len(kept) != len(records):
+            ledger.seek(0)
+            ledger.write("".join(json.dumps(record, separators=(",", ":")) + "\n" for record in kept))
+            ledger.truncate()
     return len(records) - len(kept)
 
 

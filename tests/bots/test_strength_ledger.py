@@ -89,3 +89,24 @@ def test_the_fingerprint_changes_with_the_rules_source(monkeypatch: pytest.Monke
     assert bots.fingerprint("fortress-siege", "greedy", "random", 0.3, ()) == before
     (games / "bots.py").write_bytes((games / "bots.py").read_bytes() + b"\n# changed\n")
     assert bots.fingerprint("fortress-siege", "greedy", "random", 0.3, ()) != before
+
+
+def test_a_prune_waits_for_a_game_being_recorded_and_keeps_it(ledger: Path) -> None:
+    import fcntl
+    import threading
+
+    bots.play_pairing(pairing(), None, 1, 1, None)
+    line = ledger.read_text()
+    current = json.loads(line)["fingerprint"]
+    ledger.write_text(line + json.dumps(json.loads(line) | {"fingerprint": "0" * 16}) + "\n")
+    with ledger.open("a") as writer:
+        fcntl.flock(writer, fcntl.LOCK_EX)  # a run in the middle of recording a game
+        pruned: list[int] = []
+        prune = threading.Thread(target=lambda: pruned.append(bots.prune_ledger({current})))
+        prune.start()
+        prune.join(0.3)
+        assert prune.is_alive(), "the prune waits for the lock"
+        writer.write(json.dumps(json.loads(line) | {"index": 1}) + "\n")
+    prune.join(5)
+    assert pruned == [1]
+    assert [json.loads(kept)["index"] for kept in ledger.read_text().splitlines()] == [0, 1]
