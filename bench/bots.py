@@ -478,7 +478,8 @@ def write_strength(command: str) -> str:
         "never edited by hand.",
         "",
         f"- machine: {'; '.join(cpus)}, {facts['cores']} cores, Python {facts['python']}; games run in nice'd "
-        "worker processes, and ISMCTS's budget is process CPU time, so the machine's load changes its play little",
+        "worker processes; ISMCTS's budget is process CPU time, so the machine's load changes its play less "
+        "than a wall-clock budget would (a busy machine still runs fewer iterations a CPU second)",
         f"- ISMCTS budget: {ismcts.MOVE_SECONDS * 1000:.0f} ms of process CPU time a move "
         "(`games.ismcts.MOVE_SECONDS`)",
         f"- a pairing's games accumulate across runs in the ledger until its 95% Wilson interval is within "
