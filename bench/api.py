@@ -136,11 +136,11 @@ class Server:
                 conn.close()
                 if status == 200:
                     # Every worker has to be up: a few more probes land on the others.
-                    time.sleep(0.5)
+                    time.sleep(0.3)
                     return self
             except OSError:
                 pass
-            time.sleep(0.2)
+            time.sleep(0.05)
         self.log.seek(0)
         output = self.log.read().decode(errors="replace")[-2000:]
         self.__exit__()
@@ -550,7 +550,7 @@ def measure(
     url: str, prefix: str, quick: bool, workers: int = 2, duration: float | None = None, rounds: int = ROUNDS
 ) -> list[Round]:
     """``rounds`` rounds of row 3 on one server (warmed once) and one set of games."""
-    duration = duration or (1.0 if quick else 4.0)
+    duration = duration or (0.75 if quick else 4.0)
     client = redis.Redis.from_url(url)
     scripts = make_scripts(client, prefix)
     shortest = min(len(s.steps) for s in scripts)
@@ -560,8 +560,8 @@ def measure(
     players = SequentialGames(games, CLIENTS)
     found = []
     with Server(url, prefix, workers) as server:
-        warm(server.port, ping_sources(CLIENTS), None, 1.0)
-        warm(server.port, players.sources(), players.accept, 1.0)
+        warm(server.port, ping_sources(CLIENTS), None, min(1.0, duration))
+        warm(server.port, players.sources(), players.accept, min(1.0, duration))
         for _ in range(rounds):
             refused = players.failed
             ping = drive(server.port, ping_sources(CLIENTS), duration, accept=lambda _, s: s == 200)
@@ -626,7 +626,7 @@ def peak_actions(
     pool = list(prepared)
     with Server(url, prefix, workers, env) as server:
         players = GameClients(pool, CLIENTS)
-        warm(server.port, players.sources(), players.accept, 1.0)
+        warm(server.port, players.sources(), players.accept, min(1.0, duration / 2))
         return drive(server.port, players.sources(), duration, accept=players.accept)
 
 
@@ -705,7 +705,7 @@ def other_setup(url: str) -> Iterator[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="1 s phases instead of 4 s")
+    parser.add_argument("--quick", action="store_true", help="0.75 s phases instead of 4 s")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--duration", type=float, help="seconds per phase")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)

@@ -26,8 +26,8 @@ Two comparisons:
   fsync, so the peer's durability is the weaker of the two.
 
 Both servers of a comparison run at once, and per concurrency the clients run three
-times on each, taking turns (peer, ours, peer, ...), each run a warm-up (1 s, 0.3 s with
-``--quick``) and a measured window (3 s, 0.7 s with ``--quick``), so that whatever else the
+times on each (twice with ``--quick``), taking turns (peer, ours, peer, ...), each run a warm-up (1 s, 0.25 s with
+``--quick``) and a measured window (3 s, 0.5 s with ``--quick``), so that whatever else the
 machine runs falls on both sides alike. Rows: moves/s over the three windows, p50/p99
 from a move to the opponent's notification (the worst of the three), and, for scale,
 the CPU the server's processes (ours: the API's, not Redis's) and the clients' Node
@@ -62,6 +62,7 @@ from bench.common import HEADER, Row, bench_redis_url, delete_prefix, figure, hi
 HERE = Path(__file__).resolve().parent / "bgio"
 CONCURRENCIES = (1, 16)
 WINDOWS = 3
+QUICK_WINDOWS = 2
 MOVES = 100
 MEMORY_TARGET = 1.0
 FLATFILE_TARGET = 2.0
@@ -354,12 +355,12 @@ def cell(concurrency: int, window: float, runs: Sequence[Window]) -> Cell:
 def alternate(ours: Target, peer: Target, quick: bool) -> tuple[dict[int, Cell], dict[int, Cell]]:
     """Per concurrency, three runs of each side, taking turns (peer, ours, peer, ...), so
     that a change in what else the machine runs falls on both sides alike."""
-    window = 0.7 if quick else 3.0
-    warm = 0.3 if quick else 1.0
+    window = 0.5 if quick else 3.0
+    warm = 0.25 if quick else 1.0
     cells: tuple[dict[int, Cell], dict[int, Cell]] = ({}, {})
     for concurrency in CONCURRENCIES:
         runs: tuple[list[Window], list[Window]] = ([], [])
-        for _ in range(WINDOWS):
+        for _ in range(QUICK_WINDOWS if quick else WINDOWS):
             runs[1].append(drive(peer, concurrency, warm, window))
             runs[0].append(drive(ours, concurrency, warm, window))
         for side in (0, 1):
@@ -426,7 +427,7 @@ def rows_for(storage: str, redis_says: str, target: float, ours: dict[int, Cell]
         for q in (50, 99):
             rows.append(
                 figure(
-                    f"(9) move to opponent p{q}, {games}, {redis_says} vs {storage} (worst of {WINDOWS})",
+                    f"(9) move to opponent p{q}, {games}, {redis_says} vs {storage} (worst of {len(mine.windows)})",
                     mine.worst(q),
                     theirs.worst(q),
                     "ms",

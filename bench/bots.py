@@ -531,7 +531,7 @@ def move_time_rows(quick: bool) -> list[Row]:
     at its default budget) over sampled states, measured three times and the worst run
     reported, and ISMCTS's slowest move of all three; baseline: the random bot on the same
     states (one ``legal_actions`` and a choice)."""
-    states_per_kind = 4 if quick else 20
+    states_per_kind = 2 if quick else 20
     movers: dict[str, Chooser] = {"random": BOTS["random"], "greedy": BOTS["greedy"]}
     movers["ismcts"] = bot("ismcts", ismcts.MOVE_SECONDS)
     rows = []
