@@ -550,7 +550,7 @@ def measure(
     url: str, prefix: str, quick: bool, workers: int = 2, duration: float | None = None, rounds: int = ROUNDS
 ) -> list[Round]:
     """``rounds`` rounds of row 3 on one server (warmed once) and one set of games."""
-    duration = duration or (0.75 if quick else 4.0)
+    duration = duration or (0.75 if quick else 3.0)
     client = redis.Redis.from_url(url)
     scripts = make_scripts(client, prefix)
     shortest = min(len(s.steps) for s in scripts)
@@ -705,7 +705,7 @@ def other_setup(url: str) -> Iterator[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="0.75 s phases instead of 4 s")
+    parser.add_argument("--quick", action="store_true", help="0.75 s phases instead of 3 s")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--duration", type=float, help="seconds per phase")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)

@@ -27,7 +27,7 @@ Two comparisons:
 
 Both servers of a comparison run at once, and per concurrency the clients run three
 times on each (twice with ``--quick``), taking turns (peer, ours, peer, ...), each run a warm-up (1 s, 0.25 s with
-``--quick``) and a measured window (3 s, 0.5 s with ``--quick``), so that whatever else the
+``--quick``) and a measured window (2 s, 0.5 s with ``--quick``), so that whatever else the
 machine runs falls on both sides alike. Rows: moves/s over the three windows, p50/p99
 from a move to the opponent's notification (the worst of the three), and, for scale,
 the CPU the server's processes (ours: the API's, not Redis's) and the clients' Node
@@ -355,7 +355,7 @@ def cell(concurrency: int, window: float, runs: Sequence[Window]) -> Cell:
 def alternate(ours: Target, peer: Target, quick: bool) -> tuple[dict[int, Cell], dict[int, Cell]]:
     """Per concurrency, three runs of each side, taking turns (peer, ours, peer, ...), so
     that a change in what else the machine runs falls on both sides alike."""
-    window = 0.5 if quick else 3.0
+    window = 0.5 if quick else 2.0
     warm = 0.25 if quick else 1.0
     cells: tuple[dict[int, Cell], dict[int, Cell]] = ({}, {})
     for concurrency in CONCURRENCIES:

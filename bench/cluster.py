@@ -110,8 +110,8 @@ def spread(
 
 
 def run(quick: bool) -> list[Row]:
-    seconds = 0.6 if quick else 5.0
-    http_seconds = 1.0 if quick else 8.0
+    seconds = 0.6 if quick else 3.0
+    http_seconds = 1.0 if quick else 5.0
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     ids = [f"g{g}" for g in range(1000)]
     with tempfile.TemporaryDirectory(prefix="tablestream-bench-cluster-") as tmp, single_redis(Path(tmp) / "s") as url:

@@ -3,7 +3,7 @@
   python -m bench.replay [--quick]
 
 * Rebuilding every read model from zero (``Projector.rebuild``, what ``tablestream
-  projections rebuild`` runs) over 300 finished games (``--quick``: 25): events
+  projections rebuild`` runs) over 200 finished games (``--quick``: 25): events
   folded per second, against a raw XRANGE plus JSON decode of the same logs.
 * A whole audit (``core.tooling.audit_game``: hash chain, seed, deal, every action
   re-decided, snapshot) of the longest of those games, in events per second, against
@@ -99,7 +99,7 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
     from core.tooling import audit_game
     from workers.projector import Projector
 
-    games = 25 if quick else 300
+    games = 25 if quick else 200
     scope = f"{prefix}:replay"
     logs = finished_logs(client, prefix, 1 if quick else 3)
     imported = import_games(client, scope, logs, games)
@@ -150,7 +150,7 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="25 games instead of 300")
+    parser.add_argument("--quick", action="store_true", help="25 games instead of 200")
     args = parser.parse_args()
     print(HEADER)
     for row in run(args.quick):

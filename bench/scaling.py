@@ -115,8 +115,8 @@ def run(quick: bool, url: str | None = None, prefix: str | None = None) -> list[
     if url is None or prefix is None:
         with bench_redis_url() as (own_url, own_prefix):
             return run(quick, own_url, own_prefix)
-    seconds = 0.6 if quick else 5.0
-    http_seconds = 1.0 if quick else 8.0
+    seconds = 0.6 if quick else 3.0
+    http_seconds = 1.0 if quick else 5.0
     rows: list[Row] = []
 
     by_process = {n: appends_from_processes(url, prefix, n, seconds) for n in (1, 2, 4)}
