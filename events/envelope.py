@@ -169,7 +169,7 @@ def chain_encoded(
     and the stored envelope (the same, with hash and prev_hash after data and, for an
     event that hides something, sealed after schema) share every piece but the data's.
     They are put together from pieces, each value encoded once, rather than encoding the
-    whole of each (``tests/events/test_envelope_texts.py`` holds them equal to
+    whole of each (``tests/platform/test_envelope_texts.py`` holds them equal to
     ``canonical_json`` of ``body()`` and of ``as_dict()``)."""
     out = []
     stamp = ',"at":' + _STRING(at) + ',"command_id":' + ("null" if command_id is None else _STRING(command_id))
