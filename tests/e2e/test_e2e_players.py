@@ -97,15 +97,62 @@ def whose_turn(pages: list[Any], timeout: float = 15) -> Any:
     raise AssertionError("nobody may act")
 
 
+# A click's answer in a page's trail (conftest's _watched_page): the status of its POST,
+# or "failed" when the request got no answer at all.
+ACTION_ANSWER = re.compile(r"^(\d{3}|failed) POST \S+/actions\b")
+# Refusals a person meets on a busy service and answers by clicking again: too many
+# requests, the service unavailable or unreachable. Any other refusal of an action the
+# table offered is a fault.
+TRANSIENT = {"429", "502", "503", "504", "failed"}
+
+
+def stuck(pages: dict[str, Any], who: str, before: int, why: str) -> str:
+    """What each page showed and asked when ``who``'s click at ``before`` did not move
+    the table on: its messages, whose turn it says, its version, its last API requests."""
+    lines = [f"{who}'s click at version {before}: {why}"]
+    for name, page in pages.items():
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('.toast, .whose-turn, .table-head .pill')].map((x) => x.textContent)"
+        )
+        lines += [f"--- {name} shows {shown}; its last requests:", *page.trail[-25:]]
+    return "\n".join(lines)
+
+
+def answer_to_click(pages: dict[str, Any], who: str, before: int, mark: int) -> str | None:
+    """None once the table has moved past ``before`` (or ended), or the status of a
+    transient refusal of the click's action; a failure with what the pages showed for
+    any other refusal, or when nothing came within WAIT_MS."""
+    page = pages[who]
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        if page.evaluate(MOVED_ON, before):
+            return None
+        for line in page.trail[mark:]:
+            found = ACTION_ANSWER.match(line)
+            # 409: the table had moved on; the client reads it again, and that moves on.
+            if found is None or found.group(1) in ("200", "409"):
+                continue
+            if found.group(1) in TRANSIENT:
+                return found.group(1)
+            raise AssertionError(stuck(pages, who, before, f"the service refused the action: {line}"))
+        time.sleep(0.05)
+    raise AssertionError(stuck(pages, who, before, f"the table did not move on within {WAIT_MS} ms"))
+
+
 def play_to_the_end(pages: dict[str, Any], game: str, on_turn: Callable[[str, str | None], None]) -> int:
     """Click a legal action on whichever page may act, until both show the outcome;
-    ``on_turn(who, before)`` runs when the turn passes to ``who`` from ``before``."""
+    ``on_turn(who, before)`` runs when the turn passes to ``who`` from ``before``. A
+    click refused for a moment (``TRANSIENT``) is clicked again, as a person would, at
+    most a few times a game."""
     clicks = 0
     last: str | None = None
+    refusals: list[str] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         states = {who: page.evaluate(READY) for who, page in pages.items()}
         if all(state == "over" for state in states.values()):
+            if refusals:
+                print(f"\nrefused for a moment and clicked again: {refusals}")
             return clicks
         ready = [who for who, state in states.items() if state == "act"]
         if not ready:
@@ -119,12 +166,17 @@ def play_to_the_end(pages: dict[str, Any], game: str, on_turn: Callable[[str, st
         if index is None:
             continue
         before = table_version(page)
+        mark = len(page.trail)
         try:
             page.locator(f'.actions button.action[data-action-index="{index}"]').click(timeout=3_000)
         except Exception:  # the table re-rendered under the pointer: look again
             continue
         # The table answers the action and moves on before the next look.
-        page.wait_for_function(MOVED_ON, arg=before, timeout=WAIT_MS)
+        refused = answer_to_click(pages, who, before, mark)
+        if refused is not None:
+            refusals.append(f"{who} at version {before}: {refused}")
+            assert len(refusals) <= 3, stuck(pages, who, before, f"refused again and again: {refusals}")
+            continue
         clicks += 1
         last = who
     raise AssertionError(f"no end of the game after {clicks} clicks")
