@@ -33,6 +33,7 @@ def install(app: Any, folder: str) -> None:
     """Wrap ``app`` (a Flask app) and the process's Redis and snapshot calls."""
     import redis
 
+    from events import redis_store
     from projections.snapshots import RedisSnapshots
 
     records: list[dict[str, Any]] = []
@@ -67,6 +68,7 @@ def install(app: Any, folder: str) -> None:
         setattr(owner, name, wrapper)
 
     timed(redis.Redis, "execute_command", "redis")
+    timed(redis_store, "lean_command", "redis")  # the append, past execute_command
     timed(redis.client.Pipeline, "execute", "redis")
     timed(RedisSnapshots, "put", "snapshot")
     inner = app.wsgi_app

@@ -310,15 +310,21 @@ def test_the_dedup_record_keeps_the_fingerprint(redis_store: RedisEventStore) ->
 def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch) -> None:
     # The handler always knows the head's hash (the table it decided on carries it), so
     # it passes prev_hash; the first append registers the script, the rest are counted.
+    # Counted where every command leaves the client, whichever way it was built: the
+    # connection's send_packed_command (execute_command, pipelines and the store's own
+    # packed EVALSHA all end there, on fakeredis too).
     head = redis_store.append("g", one(), 0, "warm").envelopes[-1].hash
     sent: list[str] = []
-    execute = redis_store.redis.execute_command
+    connection_class = redis_store.redis.connection_pool.connection_class
+    send = connection_class.send_packed_command
 
-    def counted(*args: object, **options: object) -> object:
-        sent.append(str(args[0]))
-        return execute(*args, **options)
+    def counted(self: object, command: object, *args: object, **options: object) -> object:
+        chunks = [command] if isinstance(command, (bytes, str)) else list(command)  # type: ignore[call-overload]
+        packed = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks)
+        sent.append(packed.split(b"\r\n")[2].decode())  # *<n>, $<len>, then the command's name
+        return send(self, command, *args, **options)
 
-    monkeypatch.setattr(redis_store.redis, "execute_command", counted)
+    monkeypatch.setattr(connection_class, "send_packed_command", counted)
     for version in range(1, 6):
         head = (
             redis_store.append(
@@ -335,6 +341,46 @@ def test_an_append_is_one_round_trip_to_redis(redis_store: RedisEventStore, monk
         redis_store.append("g", one(), 12, "bound", prev_hash=head, fingerprint="f2")
     assert [name.upper() for name in sent] == ["EVALSHA"] * 9
     assert redis_store.last_version("g") == 12
+
+
+@pytest.mark.parametrize("lost", ["the command", "its reply"])
+def test_an_append_whose_connection_drops_lands_once(
+    real_redis: redis.Redis, prefix: str, lost: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The connection an append goes down drops once: before the command left, or after
+    # Redis ran it, with its reply lost. The append is sent again on a new connection;
+    # either way it lands once (a second run of a command that was applied answers
+    # duplicate, with its versions).
+    store = RedisEventStore(real_redis, prefix=prefix)
+    head = store.append("g", one(), 0, "c1").envelopes[-1].hash
+    connection_class = real_redis.connection_pool.connection_class
+    send, read = connection_class.send_packed_command, connection_class.read_response
+    drops: list[str] = []
+
+    def drop_once() -> None:
+        drops.append(lost)
+        raise redis.ConnectionError("connection reset by peer (injected)")
+
+    def sending(self: redis.Connection, *args: object, **options: object) -> object:
+        if lost == "the command" and not drops:
+            drop_once()
+        return send(self, *args, **options)
+
+    def reading(self: redis.Connection, *args: object, **options: object) -> object:
+        reply = read(self, *args, **options)
+        if lost == "its reply" and not drops:
+            drop_once()
+        return reply
+
+    monkeypatch.setattr(connection_class, "send_packed_command", sending)
+    monkeypatch.setattr(connection_class, "read_response", reading)
+    result = store.append("g", one(n=2), 1, "c2", prev_hash=head)
+    monkeypatch.undo()
+    assert drops == [lost]
+    assert (result.first_version, result.last_version, result.duplicate) == (2, 2, lost == "its reply")
+    assert [envelope.data for envelope in store.read("g")] == [{}, {"n": 2}]
+    store.append("g", one(n=3), 2, "c3", prev_hash=store.read("g")[-1].hash)
+    assert real_redis.xlen(store.key("g", "events")) == 3
 
 
 # Following a log and the feed: ``wait_for`` (the event stream a client watches) and
