@@ -243,12 +243,16 @@ def play_timeouts(platform: Platform, game_id: str, rounds: int) -> None:
 
 
 def test_two_absent_seats_end_by_abandonment_and_it_is_no_ones_win(client: FlaskClient, platform: Platform) -> None:
-    game, _ = tiny(client, turn_seconds=2, options={"start": 0})
+    # Two timer moves in a row abandon: three timer moves add at most 6 to the counter,
+    # so the game cannot reach 10 and end by its rules first. (With the default three,
+    # five moves of +2 would, and then the rules' ending stands: a timer move that wins
+    # ends the game before abandonment is judged.)
+    game, _ = tiny(client, turn_seconds=2, abandon_after=2, options={"start": 0})
     play_timeouts(platform, game["id"], 10)
     over = client.get(f"/v1/games/{game['id']}").get_json()
     outcome = over["outcome"]
-    assert outcome["ending"] == "abandonment" and outcome["left"] == [0], "seat 1 hit three timer moves first"
-    assert outcome["timeouts"] == [3, 2] and outcome["counts"] is False, "no winner moved by itself"
+    assert outcome["ending"] == "abandonment" and outcome["left"] == [0], "seat 0 hit two timer moves first"
+    assert outcome["timeouts"] == [2, 1] and outcome["counts"] is False, "no winner moved by itself"
     audited(platform, game["id"])
     drain(platform)
     stats = client.get("/v1/stats").get_json()["kinds"]["tiny"]
