@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import pytest
 
@@ -34,3 +35,11 @@ def test_a_settled_heap_is_out_of_the_collector_s_sight() -> None:
         assert not any(o is loaded for o in gc.get_objects())  # no generation holds it now
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT spreads connections on Linux only")
+def test_each_worker_gets_a_socket_of_its_own_except_on_port_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PORT", "8123")
+    assert gunicorn_settings(Config.from_env())["reuse_port"] is True
+    monkeypatch.setenv("PORT", "0")  # each worker would bind a port of its own
+    assert gunicorn_settings(Config.from_env())["reuse_port"] is False
