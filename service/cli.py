@@ -251,9 +251,9 @@ def gunicorn_settings(config: Config) -> dict[str, Any]:
 def own_listeners(port: int) -> bool:
     """Whether each API worker listens on a socket of its own (``SO_REUSEPORT``), so that
     the kernel spreads new connections evenly over the workers. On one shared socket
-    the worker that wakes first takes a whole burst: sixteen keep-alive clients that
-    connect together were split 2:14, 1:15 and even 0:16 between two workers as often as
-    8:8 (bench row 3), one worker doing the work of two while the other idled. Linux only
+    the worker that wakes first takes a whole burst: of 17 bursts of sixteen keep-alive
+    connections (bench row 3's clients), two workers got 8:8 twice and 2:14 or worse five
+    times (once 0:16), one worker doing the work of two while the other idled. Linux only
     (elsewhere the option does not spread connections), and never on port 0, where each
     worker would be given a port of its own."""
     return sys.platform == "linux" and hasattr(socket, "SO_REUSEPORT") and port != 0
