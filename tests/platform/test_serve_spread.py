@@ -74,6 +74,20 @@ def healthz(connection: socket.socket) -> bytes:
     return answer.split(b"\r\n", 1)[0]
 
 
+def serve_once(data: Path, port: int) -> subprocess.CompletedProcess[str]:
+    """``tablestream serve`` on ``port``, with an embedded Redis in ``data``, to its end."""
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED}
+    env.update(TABLESTREAM_DATA_DIR=str(data), HOST="127.0.0.1")
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_each_worker_listens_on_its_own_socket_and_new_connections_spread_over_them(tmp_path: Path) -> None:
     port = free_port()
     with serving(tmp_path / "data", port, TABLESTREAM_API_WORKERS="2"):
@@ -98,17 +112,8 @@ def test_each_worker_listens_on_its_own_socket_and_new_connections_spread_over_t
 def test_a_second_server_on_a_taken_port_stops_at_once_and_the_first_keeps_every_client(tmp_path: Path) -> None:
     port = free_port()
     with serving(tmp_path / "first", port, TABLESTREAM_API_WORKERS="2"):
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED}
-        env.update(TABLESTREAM_DATA_DIR=str(tmp_path / "second"), HOST="127.0.0.1")
         started = time.monotonic()
-        second = subprocess.run(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        second = serve_once(tmp_path / "second", port)
         took = time.monotonic() - started
         assert second.returncode == 1, second.stdout + second.stderr
         assert f"error (unavailable): cannot listen on 127.0.0.1:{port}" in second.stderr
@@ -133,16 +138,7 @@ def test_something_else_on_the_port_is_named_before_anything_starts(tmp_path: Pa
         other.bind(("127.0.0.1", 0))
         other.listen()
         port = other.getsockname()[1]
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED}
-        env.update(TABLESTREAM_DATA_DIR=str(tmp_path / "data"), HOST="127.0.0.1")
-        refused = subprocess.run(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        refused = serve_once(tmp_path / "data", port)
     assert refused.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in refused.stderr
     assert not (tmp_path / "data").exists()
