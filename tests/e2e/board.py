@@ -33,6 +33,17 @@ OFFERS = """(where) => {
 
 
 REDRAWN = """() => document.querySelector('.panel.outcome') || !document.querySelector('.board[data-e2e-old]')"""
+# Controls on the table that hold another control (axe's nested-interactive: a screen
+# reader cannot reach the inner one), as the board stands now. Checked before every click,
+# so a clash that only some deals bring (a realm lit as a target while its challenge can be
+# attempted) is caught on whichever move first shows it, not only at axe's two snapshots.
+CONTROL = '[role=button], [role=menuitem], button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])'
+NESTED_IN = (
+    "(root) => [...root.querySelectorAll('[role=button], button, [role=menuitem]')]"
+    f".filter((n) => n.querySelector('{CONTROL}'))"
+    ".map((n) => n.dataset.ref || n.textContent.trim().slice(0, 40))"
+)
+NESTED = f"() => ({NESTED_IN})(document.querySelector('.board-box') || document.createElement('div'))"
 
 
 NAMES = ["Tess", "Uma", "Vic"]
@@ -118,6 +129,8 @@ def board_move(
     offers = page.evaluate(OFFERS, where)
     if not offers:
         return None
+    nested = page.evaluate(NESTED)
+    assert not nested, f"controls holding another control: {nested}"
     score = rank or (lambda types, _text: _rank(types, prefer))
     best = min(score(types, text) for _, types, text in offers)
     index, _, text = rng.choice([o for o in offers if score(o[1], o[2]) == best])

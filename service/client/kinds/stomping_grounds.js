@@ -71,18 +71,26 @@ function placeName(at, ctx) {
   return realm ? `${realm.name} (${cell})` : `the empty space ${cell}`;
 }
 
+// A realm's cell holds three kinds of place: the realm itself (its name and text), its
+// challenge and the dragons on it. The realm's place is a part of the cell beside the
+// other two, never around them, so when the board makes all three buttons at once (a card
+// picked with this realm among its targets while its challenge can be attempted or a
+// dragon here duelled) no button holds another.
 function realmCell(r, view, ctx, path, cell) {
   const challenge = r.challenge;
   return el("div", {
-    class: ["realm", r.razed && "razed", path.has(key(r.at)) && "path", `border-${r.border}`], "data-ref": key(r.at),
+    class: ["realm", r.razed && "razed", path.has(key(r.at)) && "path", `border-${r.border}`],
     style: { "--owner": SEAT_COLOURS[r.owner] || "#777" },
+  },
+  el("div", {
+    class: "realm-place", "data-ref": key(r.at),
     title: [`${cell}: ${r.name} (${r.kind || "realm"}), ${r.border} border, ${ctx.name(r.owner)}'s`, r.razed ? "razed" : null,
       face(r.card, ctx)?.text, challenge ? `challenge ${challenge.name}: needs ${challenge.number}, ${challenge.colour}` : null].filter(Boolean).join(" · "),
   },
   el("span", { class: "cell-name", "aria-hidden": "true" }, cell),
   el("span", { class: "realm-name" }, r.name),
   el("span", { class: "realm-kind" }, r.razed ? "razed" : (r.kind || ""), ` · ${r.border}`),
-  !r.razed && !challenge && face(r.card, ctx)?.text ? el("span", { class: "realm-text" }, face(r.card, ctx).text) : null,
+  !r.razed && !challenge && face(r.card, ctx)?.text ? el("span", { class: "realm-text" }, face(r.card, ctx).text) : null),
   challenge ? el("span", {
     class: ["challenge", `c-${challenge.colour}`, r.challenge_razed && "razed"], "data-ref": challenge.card,
     title: `${challenge.name}: ${challenge.colour} challenge, needs luck ${challenge.number}${challenge.roam ? `, roams ${challenge.roam}` : ""}. ${face(challenge.card, ctx)?.text || ""} (${ctx.name(challenge.controller)}'s)`,
