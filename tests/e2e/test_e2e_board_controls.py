@@ -1,0 +1,122 @@
+"""No control on a table holds another control (axe's nested-interactive), in any state a
+game reaches and any selection a player can make in it.
+
+The board tests play one game each by clicking, so a clash that only some deals bring
+is met only when that deal comes up: a stomping-grounds realm lit as the target of a
+picked card while its challenge can be attempted, or a dragon on it duelled, once failed
+CI. Here every kind's module draws, in the browser, states of random games played by
+the rules in memory, from the seat to act, under every selection the board offers
+there (nothing picked, then each prefix of every action's places), and the board
+play (boardplay.js) wires each drawing as the table does."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import registry
+from games.play import new_game, step
+from tests.e2e.board import CONTROL, NESTED_IN
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+KINDS = [k for k in registry.keys() if k != "tiny"]
+GAMES = {"stomping-grounds": 16, "fortress-siege": 4}  # random games drawn of each kind; 6 by default
+# Actions that let a turn go by: a player who mostly does something else fills the table
+# (dragons flying, challenges out, cards down) as a uniformly random one seldom does.
+WAITS = {"pass", "end_phase", "end_turn", "skip", "land", "done"}
+MIN_STATES = 400  # at least this many states of each kind are drawn
+# Options that keep a random game short enough to see its end within the sample.
+SHORT = {"stomping-grounds": {"turn_limit": 4}}
+
+# Draws each state as the table does (the kind's render, then boardplay.js wiring what
+# nothing picked yet makes playable) and answers two findings per state: controls that
+# hold another control now, and places an action uses (data-ref) that hold another such
+# place or any control but a card's own "i" (which gives way when its card becomes a
+# button). The board makes buttons only of places actions use, whatever is selected, and
+# a selection never draws anything new, so a state with no such holding has no nesting
+# under any selection: the second finding is the whole property, not a sample of it.
+DRAW = """async ({ file, faces, steps }) => {
+  const km = (await import(`/client/kinds/${file}`)).default;
+  const { wireBoard, reachable } = await import('/client/boardplay.js');
+  const nestedIn = NESTED_IN;
+  const host = document.createElement('div');
+  document.body.append(host);
+  const found = [];
+  for (const s of steps) {
+    const seats = Array.from({ length: s.players }, (_, i) => ({ seat: i, name: `Bot ${i + 1}` }));
+    const name = (i) => `Bot ${i + 1}`;
+    const faceOf = (id) => faces[km.faceKey ? km.faceKey(id) : id] || null;
+    const ctx = {
+      view: s.view, actions: s.actions, seat: s.seat, seats, name, isYou: (i) => i === s.seat,
+      who: (i) => (i === s.seat ? 'You' : name(i)), status: 'active', over: false,
+      face: faceOf, cardName: (id) => faceOf(id)?.name || id, valueName: (k, v) => String(v),
+    };
+    host.replaceChildren();
+    const box = document.createElement('div');
+    box.className = 'board-box';
+    host.append(box);
+    const board = km.render(s.view, ctx);
+    box.append(board);
+    const items = s.actions.map((a, i) => ({
+      a, i, refs: km.refs ? km.refs(a, ctx) : [], label: km.label(a, ctx) || a.type,
+    }));
+    const used = new Set(reachable(items, board).flatMap((it) => it.refs));
+    const holding = [...board.querySelectorAll('[data-ref]')].filter((n) => used.has(n.dataset.ref))
+      .flatMap((n) => [...n.querySelectorAll('[data-ref], CONTROL')]
+        .filter((m) => (m.dataset.ref ? used.has(m.dataset.ref) : !m.matches('.face-info')))
+        .map((m) => `${n.dataset.ref} holds ${m.dataset.ref || m.outerHTML.slice(0, 60)}`));
+    wireBoard(box, board, items, { state: { path: [] }, busy: false, onAct: () => {}, onSelect: () => {} });
+    const nested = nestedIn(box);
+    if (holding.length || nested.length) {
+      found.push({ seat: s.seat, phase: s.view.phase ?? null, holding: [...new Set(holding)], nested });
+    }
+  }
+  host.remove();
+  return found;
+}""".replace("NESTED_IN", NESTED_IN).replace("CONTROL", CONTROL)
+
+
+def sample_states(kind: str, games: int) -> Iterator[list[dict[str, Any]]]:
+    """Every state of ``games`` random games of ``kind`` (rules only, in memory), each as
+    the seat to act sees it with its legal actions, a game at a time."""
+    game = registry.get(kind)
+    assert game is not None, kind
+    for number in range(games):
+        players = game.min_players + number % (game.max_players - game.min_players + 1)
+        rng = random.Random(f"{kind}-{number}")
+        play = new_game(game, players, SHORT.get(kind), rng)
+        seen: list[dict[str, Any]] = []
+        for _ in range(5_000):
+            if game.outcome(play.state) is not None:
+                break
+            seat = rng.choice(sorted(game.to_act(play.state)))
+            actions = game.legal_actions(play.state, seat)
+            if not actions:
+                break
+            seen.append({"players": players, "seat": seat, "view": game.view(play.state, seat), "actions": actions})
+            moves = [a for a in actions if a["type"] not in WAITS]
+            step(game, play, seat, rng.choice(moves if moves and rng.random() < 0.8 else actions), rng)
+        yield json.loads(json.dumps(seen))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_control_on_the_board_holds_another(page: Any, kind: str) -> None:
+    game = registry.get(kind)
+    assert game is not None, kind
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create]")
+    file = kind.replace("-", "_") + ".js"
+    faces = game.card_faces()
+    states = 0
+    found: list[Any] = []
+    for steps in sample_states(kind, GAMES.get(kind, 6)):
+        found += page.evaluate(DRAW, {"file": file, "faces": faces, "steps": steps})
+        states += len(steps)
+    print(f"\n{kind}: {states} states drawn")
+    assert states >= MIN_STATES, states
+    assert not found, (len(found), found[:5])
