@@ -73,9 +73,9 @@ function placeName(at, ctx) {
 
 // A realm's cell holds three kinds of place: the realm itself (its name and text), its
 // challenge and the dragons on it. The realm's place is a part of the cell beside the
-// other two, never around them, so when the board makes all three buttons at once (a card
-// picked with this realm among its targets while its challenge can be attempted or a
-// dragon here duelled) no button holds another.
+// other two, never around them, so when the board makes more than one of them buttons at
+// once (a dragon here picked to fly, with this realm among its targets; a card picked
+// while the challenge here can be attempted) no button holds another.
 function realmCell(r, view, ctx, path, cell) {
   const challenge = r.challenge;
   return el("div", {
