@@ -1,13 +1,14 @@
 """No control on a table holds another control (axe's nested-interactive), in any state a
-game reaches and any selection a player can make in it.
+game reaches and under any selection a player can make in it.
 
 The board tests play one game each by clicking, so a clash that only some deals bring
-is met only when that deal comes up: a stomping-grounds realm lit as the target of a
-picked card while its challenge can be attempted, or a dragon on it duelled, once failed
-CI. Here every kind's module draws, in the browser, states of random games played by
-the rules in memory, from the seat to act, under every selection the board offers
-there (nothing picked, then each prefix of every action's places), and the board
-play (boardplay.js) wires each drawing as the table does."""
+is met only when that deal comes up. One failed CI: a stomping-grounds realm held the
+dragons on it, and a dragon picked to fly lit the realm it sat on as a target, a button
+inside a button. Here every kind's module draws, in the browser, every state of a few
+random games played by the rules in memory, as the seat to act sees it, and the board
+play (boardplay.js) wires each drawing as the table does. The check is structural (no
+place an action uses holds another such place or a control), which covers every
+selection at once: a selection only makes some of those places buttons."""
 
 from __future__ import annotations
 
