@@ -21,7 +21,7 @@ platform events that the game never sees:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from events.envelope import Envelope
@@ -238,7 +238,24 @@ def evolve(table: Table | None, e: Envelope, past: PastLookup | None = None) -> 
     if table.clock is None:
         return _evolve(table, e, past)
     clock = table.clock.moved(e.seat, ms(e.at)) if e.type == "ActionTaken" and e.seat is not None else table.clock
-    return clocked(_evolve(replace(table, clock=clock), e, past), e)
+    return clocked(_evolve(amend(table, clock=clock), e, past), e)
+
+
+_TABLE_FIELDS = frozenset(field.name for field in fields(Table))
+
+
+def amend(table: Table, **changes: Any) -> Table:
+    """``dataclasses.replace(table, **changes)`` for the fold's hot path, about four times
+    faster (it is called once or twice per command folded): the table's fields copied,
+    ``changes`` over them. ``Table`` has no ``__post_init__`` and caches nothing derived
+    from its fields, so the result is the table ``replace`` would give."""
+    unknown = changes.keys() - _TABLE_FIELDS
+    if unknown:
+        raise TypeError(f"Table has no field {', '.join(sorted(unknown))}")
+    new: Table = object.__new__(Table)
+    new.__dict__.update(table.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def clocked(table: Table, e: Envelope) -> Table:
@@ -246,7 +263,7 @@ def clocked(table: Table, e: Envelope) -> Table:
     if table.clock is None or table.state is None:  # (no state yet: the deal follows)
         return table
     to_act = sorted(table.to_act()) if table.status == "active" else []
-    return replace(table, clock=table.clock.follow(to_act, ms(e.at)))
+    return amend(table, clock=table.clock.follow(to_act, ms(e.at)))
 
 
 def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
@@ -256,7 +273,7 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
         changes: dict[str, Any] = {"state": table.game.evolve(table.state, game_event)}
         if table.game.irreversible(game_event):
             changes["last_irreversible"] = e.version
-        return replace(table, **moved, **changes)
+        return amend(table, **moved, **changes)
     match e.type:
         case "SeatTaken":
             seats = list(table.seats)

@@ -12,7 +12,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from games.base import GameEvent, State
 from projections.snapshots import Snapshots
-from projections.table import PLATFORM_EVENTS, PastLookup, Table, clocked, evolve
+from projections.table import PLATFORM_EVENTS, PastLookup, Table, amend, clocked, evolve
 
 SNAPSHOT_EVERY = 16
 
@@ -202,7 +202,7 @@ def fold_runs(
             if game.irreversible(event):
                 last_irreversible = envelope.version
             index += 1
-        table = replace(
+        table = amend(
             table,
             version=envelope.version,
             head_hash=envelope.hash,
