@@ -119,8 +119,34 @@ def fake_redis() -> fakeredis.FakeRedis:
     return fakeredis.FakeRedis()
 
 
+# The heaviest tests, as `pytest --durations=40` measured them (seconds on a quiet 2-core
+# machine), longest first. They start before everything else: a worker steals only tests
+# still waiting, never one running, so a five-minute test left for the end would hold the
+# run up alone.
+HEAVIEST = (
+    # 290
+    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
+    "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 114
+    "tests/api/test_generated_client.py::test_the_generated_client_plays_a_game_to_the_end[stomping-grounds]",  # 47
+    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 4 x 25-40
+    "tests/reliability/test_reliability_worker_crash.py::",  # 36
+    "tests/e2e/test_e2e_board_controls.py::",  # 5-36 each
+    "tests/reliability/test_reliability_cluster_failover.py::",  # 33
+    "tests/tooling/test_clients.py::",  # 7-33 each
+)
+
+
+def _weight(item: pytest.Item) -> int:
+    for rank, start in enumerate(HEAVIEST):
+        if item.nodeid.startswith(start):
+            return rank
+    return len(HEAVIEST) + (item.get_closest_marker("slow") is None)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first, each group otherwise in file order, so that under the README's
-    ``-n auto --dist worksteal`` the longest ones start early and the run does not end
-    with one worker still busy on a five-minute test while the other has nothing left."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The heaviest tests first, then the other slow ones, each group otherwise in file
+    order, so that under the README's ``-n auto --dist worksteal`` the longest start at
+    once and the run does not end with one worker busy on a long test while the other has
+    nothing left (``tests/tooling/test_suite_order.py`` checks that each entry of
+    ``HEAVIEST`` still names a test)."""
+    items.sort(key=_weight)

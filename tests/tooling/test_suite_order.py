@@ -1,0 +1,39 @@
+"""The suite's order (``tests/conftest.py``): the heaviest tests start first, and each
+entry of its list of them still names a test (a renamed one would silently fall back to
+file order and hold up the end of a run)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import HEAVIEST
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def collected(*args: str) -> list[str]:
+    answer = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+    return [line for line in answer.stdout.splitlines() if "::" in line]
+
+
+def test_each_heavy_entry_names_a_test_and_they_come_first_in_their_order() -> None:
+    files = sorted({start.split("::")[0] for start in HEAVIEST})
+    # A light test of one of those files and one of another file, to see them come after.
+    nodes = collected(*files, "tests/tooling/test_suite_order.py")
+    ranks = []
+    for node in nodes:
+        rank = next((r for r, start in enumerate(HEAVIEST) if node.startswith(start)), len(HEAVIEST))
+        ranks.append(rank)
+    for rank, start in enumerate(HEAVIEST):
+        assert rank in ranks, f"HEAVIEST names {start}, which is no test"
+    assert ranks == sorted(ranks), "the heaviest tests do not start first, in their order"
+    assert nodes[-1].startswith("tests/tooling/test_suite_order.py::"), "a light test moved ahead"
