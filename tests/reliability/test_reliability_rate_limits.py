@@ -394,10 +394,9 @@ def test_a_flood_gets_its_allowance_spread_out_never_a_window_at_once(limited: A
     its sending and its answer. A refusal means less than one request's credit was left
     then; from there credit comes back at one request an interval, so up to any later
     moment fewer than 1 + elapsed / interval more can be allowed. And since refusals spend
-    nothing, by then the token has had all it was owed: its limit, plus one an interval
-    since its first request, less one. A pause in which no thread sends (a loaded machine
-    can stall all six) lets credit build up, as it would for an idle client; counted from
-    the last refusal, that is no excuse for a bunch."""
+    nothing, by each refusal the token has had all it was owed. A pause in which no thread
+    sends (a loaded machine can stall all six) lets credit build up, as it would for an idle
+    client; counted from the last refusal, that is no excuse for a bunch."""
     limit, window = 10, 1.0
     app, _ = limited(rate_per_token=limit, rate_window_seconds=window)
     game = new_tiny(app.test_client())
@@ -428,12 +427,22 @@ def test_a_flood_gets_its_allowance_spread_out_never_a_window_at_once(limited: A
     interval = window / limit
     slack = 0.05  # Redis's clock counts whole microseconds, its waits whole milliseconds
     assert len(accepted) <= limit + seconds / interval + 1, len(accepted)
-    first = min(answered for _, answered in accepted)  # the first allowance was decided by then
-    assert refused and max(sent for sent, _ in refused) > started + 2.5, "the flood was refused to its end"
-    for refused_sent, refused_answered in refused:
-        # Owed by this refusal: every allowance decided before it was sent before its answer.
-        had = sum(1 for sent, _ in accepted if sent <= refused_answered)
-        owed = limit - 1 + (refused_sent - first) / interval
+    assert refused and max(sent for sent, _ in refused) > started + 2.0, "the flood was refused to its end"
+    # Owed: from rest (credit full, at the first allowance) the limit plus one an interval,
+    # less one; from a refusal (credit under one) one an interval, less one. Either count
+    # holds while the credit cannot have filled up again since, which takes nearly a window
+    # without a refusal; after such a pause (a stalled machine) it starts again from the
+    # refusal that ends it.
+    base_sent = min(sent for sent, _ in accepted)
+    base_answered, base_credit, previous_sent = min(answered for _, answered in accepted), limit, base_sent
+    for refused_sent, refused_answered in sorted(refused):
+        if refused_answered - previous_sent > window - interval:
+            base_sent, base_answered, base_credit = refused_sent, refused_answered, 0
+        previous_sent = refused_sent
+        # Every allowance decided between the base and this refusal was answered after the
+        # base was sent, and sent before this refusal was answered.
+        had = sum(1 for sent, answered in accepted if answered >= base_sent and sent <= refused_answered)
+        owed = base_credit - 1 + (refused_sent - base_answered) / interval
         assert had > owed - slack, f"a refusal {refused_sent - started:.3f} s in, after {had} of {owed:.1f} owed"
         # After it: count what Redis can only have allowed between the refusal and each answer.
         later = sorted(answered for sent, answered in accepted if sent >= refused_answered)
