@@ -146,7 +146,7 @@ def _weight(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The heaviest tests first, then the other slow ones, each group otherwise in file
     order, so that under the README's ``-n 4 --dist worksteal`` the longest start at
-    once and the run does not end with one worker busy on a long test while the other has
+    once and the run does not end with one worker busy on a long test while the others have
     nothing left (``tests/tooling/test_suite_order.py`` checks that each entry of
     ``HEAVIEST`` still names a test)."""
     items.sort(key=_weight)
