@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,16 +63,7 @@ def delete_prefixed(client: redis.Redis, name: str) -> None:
         kind = client.type(key)
         members = client.lrange(key, 0, -1) if kind == b"list" else client.zrange(key, 0, -1) if kind == b"zset" else []
         jobs.update(member.decode().split(":", 1)[0] for member in members)
-    # A test of twenty all-bot games leaves tens of thousands of jobs: their deletes go in
-    # batches of a round trip each (a plain pipeline, no transaction: on a cluster each
-    # command still goes to its own node).
-    with client.pipeline(transaction=False) as pipe:
-        for number, job in enumerate(jobs, start=1):
-            for key in (f"rq:job:{job}", f"rq:results:{job}", f"rq:job:{job}:dependents", f"rq:job:{job}:dependencies"):
-                pipe.delete(key)
-            if number % 500 == 0:
-                pipe.execute()
-        pipe.execute()
+    _delete_in_batches(client, (key.format(job) for job in jobs for key in JOB_KEYS))
     for member in client.smembers("rq:queues"):
         if f"{name}-" in member.decode():
             client.srem("rq:queues", member)
@@ -80,10 +71,20 @@ def delete_prefixed(client: redis.Redis, name: str) -> None:
         if client.type(worker) == b"hash" and f"{name}-" in (client.hget(worker, "queues") or b"").decode():
             client.delete(worker)
             client.srem("rq:workers", worker)
+    _delete_in_batches(client, [*queue_keys, *client.scan_iter(match=f"{name}:*", count=1000)])
+
+
+JOB_KEYS = ("rq:job:{}", "rq:results:{}", "rq:job:{}:dependents", "rq:job:{}:dependencies")  # an RQ job's keys
+
+
+def _delete_in_batches(client: redis.Redis, keys: Iterable[str | bytes], batch: int = 500) -> None:
+    """Delete ``keys`` a batch to a round trip (a test of twenty all-bot games leaves tens
+    of thousands of jobs): a plain pipeline, no transaction, so that on a cluster each
+    command still goes to its own node."""
     with client.pipeline(transaction=False) as pipe:
-        for number, key in enumerate([*queue_keys, *client.scan_iter(match=f"{name}:*", count=1000)], start=1):
+        for number, key in enumerate(keys, start=1):
             pipe.delete(key)
-            if number % 500 == 0:
+            if number % batch == 0:
                 pipe.execute()
         pipe.execute()
 

@@ -32,7 +32,7 @@ def collected(*args: str) -> list[str]:
 
 def test_each_heavy_entry_names_a_test_and_they_come_first_in_their_order() -> None:
     files = sorted({start.split("::")[0] for start in HEAVIEST})
-    # A light test of one of those files and one of another file, to see them come after.
+    # This file's own test, light, comes last: after every heavy one.
     nodes = collected(*files, "tests/tooling/test_suite_order.py")
     ranks = []
     for node in nodes:
