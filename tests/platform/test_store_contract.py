@@ -395,12 +395,6 @@ def appended_later(store: EventStore, game: str, expected_version: int, delay: f
     return timer
 
 
-def expect_fakeredis_not_to_block(request: pytest.FixtureRequest, store: EventStore) -> None:
-    """fakeredis (2.40) answers XREADGROUP with BLOCK and COUNT at once, without waiting."""
-    if isinstance(store, RedisEventStore) and isinstance(store.redis, fakeredis.FakeRedis):
-        request.applymarker(pytest.mark.xfail(strict=True, reason="fakeredis's XREADGROUP does not block"))
-
-
 def test_wait_for_returns_the_events_after_a_version_in_order_at_once(store: EventStore) -> None:
     store.append("g", [NewEvent("A", {}), NewEvent("B", {})], 0)
     store.append("g", one(), 2)
@@ -556,8 +550,7 @@ def test_a_notice_not_acked_is_handed_out_again_once_idle(store: EventStore) -> 
 
 
 @pytest.mark.timeout(60)
-def test_receive_returns_nothing_once_the_wait_passes(store: EventStore, request: pytest.FixtureRequest) -> None:
-    expect_fakeredis_not_to_block(request, store)
+def test_receive_returns_nothing_once_the_wait_passes(store: EventStore) -> None:
     append_commands(store, "g")
     subscription = store.subscribe("projector", "p1")
     subscription.ack(*subscription.receive(block_seconds=0.05))
@@ -567,8 +560,7 @@ def test_receive_returns_nothing_once_the_wait_passes(store: EventStore, request
 
 
 @pytest.mark.timeout(60)
-def test_receive_wakes_when_another_thread_appends(store: EventStore, request: pytest.FixtureRequest) -> None:
-    expect_fakeredis_not_to_block(request, store)
+def test_receive_wakes_when_another_thread_appends(store: EventStore) -> None:
     subscription = store.subscribe("projector", "p1")
     assert subscription.receive(block_seconds=0) == []
     writer = appended_later(store, "g", 0)
