@@ -31,8 +31,18 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     undo_seconds: int = 120
     api_workers: int = 2
-    # Threads per API worker: each open event stream (SSE) holds one while it waits.
-    api_threads: int = 32
+    # Connections one API worker (an evented process: an open stream costs it a greenlet,
+    # not a thread) holds at once, whoever they are from.
+    api_connections: int = 10_000
+    # Per worker process: connections open from one client address (streams included),
+    # event streams open from one address, and from one bearer token. Over any of them a
+    # client gets 429 with Retry-After; everyone else keeps their share.
+    connections_per_address: int = 1_000
+    streams_per_address: int = 500
+    streams_per_token: int = 64
+    # A connection that has not sent a whole request's line and headers this long after
+    # it opened, or after its last answer, is dropped (a slow client holding sockets).
+    header_seconds: float = 5
     heartbeat_seconds: int = 15
     # A bot's search stops this long after its job starts, so it answers within a second
     # even where a position is slower than the one its iteration budget was set on.
@@ -73,7 +83,11 @@ class Config:
             cors_origins=tuple(o.strip() for o in cors.split(",") if o.strip()),
             undo_seconds=_int("TABLESTREAM_UNDO_SECONDS", 120),
             api_workers=_int("TABLESTREAM_API_WORKERS", 2),
-            api_threads=_int("TABLESTREAM_API_THREADS", 32),
+            api_connections=_int("TABLESTREAM_API_CONNECTIONS", 10_000),
+            connections_per_address=_int("TABLESTREAM_CONNECTIONS_PER_ADDRESS", 1_000),
+            streams_per_address=_int("TABLESTREAM_STREAMS_PER_ADDRESS", 500),
+            streams_per_token=_int("TABLESTREAM_STREAMS_PER_TOKEN", 64),
+            header_seconds=float(os.environ.get("TABLESTREAM_HEADER_SECONDS") or 5),
             heartbeat_seconds=_int("TABLESTREAM_HEARTBEAT_SECONDS", 15),
             bot_seconds=float(os.environ.get("TABLESTREAM_BOT_SECONDS") or 0.6),
             admin_token=os.environ.get("TABLESTREAM_ADMIN_TOKEN") or None,

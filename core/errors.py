@@ -40,6 +40,8 @@ class Code(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     PRECONDITION_REQUIRED = "precondition_required"
     RATE_LIMITED = "rate_limited"
+    TOO_MANY_STREAMS = "too_many_streams"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
     INTERNAL_ERROR = "internal_error"
     LOG_DAMAGED = "log_damaged"
     UNAVAILABLE = "unavailable"

@@ -138,6 +138,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         api_workers=args.workers or config.api_workers,
     )
     refuse_a_taken_port(config.host, config.port)
+    open_files_as_allowed()
     embedded = None
     if config.redis_url is None:
         embedded = EmbeddedRedis(config.data_dir)
@@ -237,8 +238,9 @@ def gunicorn_settings(config: Config) -> dict[str, Any]:
     return {
         "bind": f"{config.host}:{config.port}",
         "workers": config.api_workers,
-        "worker_class": "gthread",
-        "threads": config.api_threads,
+        # Evented: an open stream or a slow socket costs a greenlet, not a thread.
+        "worker_class": "service.crowd_worker.CrowdWorker",
+        "worker_connections": config.api_connections,
         "timeout": 120,
         "graceful_timeout": 5,
         "keepalive": 5,
@@ -280,6 +282,21 @@ def refuse_a_taken_port(host: str, port: int) -> None:
                 f"cannot listen on {host}:{port}: {error.strerror or error}. Is another tablestream serve "
                 "running there? Stop it, or choose another port (--port or PORT).",
             ) from error
+
+
+def open_files_as_allowed() -> None:
+    """Raise this process's limit of open files (inherited by its workers) to the most
+    the system allows it: each connection is a file, and an evented worker holds
+    thousands of them where a default soft limit is often 1,024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            pass  # kept as it was; the connection caps still hold
 
 
 def settle_heap() -> None:

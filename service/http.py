@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, g, request
@@ -14,6 +15,7 @@ from core.errors import CommandError
 from core.platform import Platform
 from core.players import is_player_key
 from core.vault import token_hash
+from service.crowd import StreamCaps
 from service.errors import status_of, title_of
 from service.metrics import observe_request
 from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, counter_key, retry_after
@@ -40,7 +42,7 @@ def problem(error: CommandError) -> Response:
     response = Response(json.dumps(body), status=status_of(error), mimetype=PROBLEM)
     if error.code == "unauthorized":
         response.headers["WWW-Authenticate"] = 'Bearer realm="tablestream"'
-    if error.code == "rate_limited":
+    if "retry_after" in error.extra:
         response.headers["Retry-After"] = str(error.extra.get("retry_after", 1))
     return response
 
@@ -168,6 +170,20 @@ def caller_seat(game_id: str) -> int | None:
         seat = owner[1]
     g.seat, g.seat_game = seat, game_id
     return seat
+
+
+def open_stream() -> Callable[[], None]:
+    """Count an event stream against the caller's address and token (``service.crowd``),
+    refusing it over either cap; returns what gives it back when the stream ends."""
+    config = platform().config
+    caps = current_app.extensions.get("tablestream.streams")
+    if caps is None:
+        caps = current_app.extensions["tablestream.streams"] = StreamCaps(
+            config.streams_per_address, config.streams_per_token
+        )
+    address = client_address(request.remote_addr, request.headers.get("X-Forwarded-For"), config.trusted_proxies)
+    token = bearer_token(request.headers.get("Authorization", ""))
+    return caps.admit(address, None if token is None else _digest(request.environ, token))
 
 
 # Tokens this process knows to be refused, each until Redis would allow its next request.

@@ -170,6 +170,18 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, trusted: 
     return client
 
 
+def trusted_proxy(peer: str, trusted: int | tuple[str, ...]) -> bool:
+    """Whether ``peer`` is one of the trusted proxies (behind a counted chain of them, the
+    peer is always the nearest)."""
+    if isinstance(trusted, int):
+        return trusted > 0
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in _networks(trusted))
+
+
 @lru_cache(maxsize=8)
 def _networks(entries: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)

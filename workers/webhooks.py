@@ -9,14 +9,17 @@ RQ itself re-runs an abandoned job once its heartbeat is over. So a delivery may
 receiver twice under one id, never under two, and once it is recorded delivered (or
 failed) no job sends it again.
 
-Each attempt resolves the URL's host and connects only to an address the allow-list
-admits, the one it checked (no second lookup between the check and the connection);
-a redirect is not followed (it counts as a failure).
+Each attempt resolves the URL's host (with ``socket.getaddrinfo``, or the resolver it is
+handed) and connects only when the allow-list admits every address the name has, then to
+the address it checked (no second lookup that a name re-pointed meanwhile could answer
+differently), asking for the URL's host by name; a redirect is not followed (it counts as
+a failure).
 """
 
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import json
 import logging
 import socket
@@ -24,14 +27,14 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from rq import Queue, Retry
 
 from core.errors import CommandError
 from core.jobs import queue_names
 from core.platform import Platform
-from core.webhooks import FINAL, Address, Target, backoff_seconds, signature
+from core.webhooks import FINAL, Address, AllowList, Target, backoff_seconds, signature
 from workers.runtime import current
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,13 @@ USER_AGENT = "tablestream-webhooks/1"
 Clock = Callable[[], float]
 
 
+class Resolver(Protocol):
+    """How a delivery finds the addresses of a name: ``socket.getaddrinfo``, or a stand-in
+    answering as it does."""
+
+    def __call__(self, host: str, port: int, *, type: int) -> Sequence[tuple[Any, ...]]: ...
+
+
 class Refused(Exception):
     """The URL may not be called (the allow-list, or an address it resolves to): the
     delivery fails at once, as no retry would change that."""
@@ -55,7 +65,7 @@ def deliver_job(delivery: str) -> str:
     return deliver(current(), delivery)
 
 
-def deliver(platform: Platform, delivery: str, clock: Clock = time.time) -> str:
+def deliver(platform: Platform, delivery: str, clock: Clock = time.time, resolve: Resolver = socket.getaddrinfo) -> str:
     """Send one delivery, if it is open and due; what happened, in a few words."""
     hooks = platform.webhooks
     found = hooks.delivery(delivery)
@@ -77,12 +87,12 @@ def deliver(platform: Platform, delivery: str, clock: Clock = time.time) -> str:
             return "done"
         token = hooks.lease(delivery, LEASE_SECONDS)
     try:
-        return attempt(platform, delivery, clock)
+        return attempt(platform, delivery, clock, resolve)
     finally:
         hooks.release(delivery, token)
 
 
-def attempt(platform: Platform, delivery: str, clock: Clock = time.time) -> str:
+def attempt(platform: Platform, delivery: str, clock: Clock = time.time, resolve: Resolver = socket.getaddrinfo) -> str:
     """One attempt, under the delivery's lease: count it, POST, record the outcome, and
     schedule the next attempt after a failure."""
     hooks, config = platform.webhooks, platform.config
@@ -112,7 +122,7 @@ def attempt(platform: Platform, delivery: str, clock: Clock = time.time) -> str:
     error: str | None = None
     try:
         target = Target.parse(hook["url"], hooks.allow)
-        code = post(target, checked_address(platform, target), body.encode(), headers)
+        code = post(target, checked_address(hooks.allow, target, resolve), body.encode(), headers)
         if not 200 <= code < 300:
             error = f"HTTP {code}"
     except (CommandError, Refused) as refused:
@@ -137,22 +147,29 @@ def attempt(platform: Platform, delivery: str, clock: Clock = time.time) -> str:
     return "retrying"
 
 
-def checked_address(platform: Platform, target: Target) -> Address:
-    """The address to connect to: the host resolved now, every address it has admitted
-    by the allow-list (a name that also resolves to a refused address is refused)."""
-    import ipaddress
-
+def checked_address(allow: AllowList, target: Target, resolve: Resolver) -> Address:
+    """The address to connect to: the host when it is an address, else the name resolved
+    now; every address admitted by the allow-list (a name that also resolves to a refused
+    address is refused)."""
     try:
-        found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+        addresses = [ipaddress.ip_address(target.host)]
+    except ValueError:
+        addresses = _resolved(target, resolve)
+    refused = [a for a in addresses if not allow.address_allowed(a)]
+    if refused:
+        raise Refused(f"{target.host} resolves to {refused[0]}, an address this service does not call")
+    return addresses[0]
+
+
+def _resolved(target: Target, resolve: Resolver) -> list[Address]:
+    try:
+        found = resolve(target.host, target.port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
         raise OSError(f"cannot resolve {target.host}: {error}") from None
     addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]
     if not addresses:
         raise OSError(f"{target.host} has no address")
-    refused = [a for a in addresses if not platform.webhooks.allow.address_allowed(a)]
-    if refused:
-        raise Refused(f"{target.host} resolves to {refused[0]}, an address this service does not call")
-    return addresses[0]
+    return addresses
 
 
 class _PinnedHTTP(http.client.HTTPConnection):

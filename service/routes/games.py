@@ -8,14 +8,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context
-from redis import RedisError
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from core.chat import Chat
 from core.errors import CommandError
 from projections.table import Table
 from projections.views import board, event_for
-from service import schemas
-from service.http import body, caller_player, caller_seat, platform, with_me
+from service import fanout, schemas
+from service.http import body, caller_player, caller_seat, open_stream, platform, with_me
 from service.metrics import count, observe_action
 
 bp = Blueprint("games", __name__)
@@ -209,11 +209,8 @@ def events(game_id: str) -> Response:
 def stream(game_id: str) -> Response:
     """The game's events as they are appended (each with its version as id), and the chat
     the caller may read as ``event: chat`` without an id, so that Last-Event-ID stays a
-    version (a client catches up missed chat with ``GET .../chat?after=``). One blocking
-    read waits for both (they share the game's slot)."""
-    from core import chat as chats
-    from service.routes.chat import chat
-
+    version (a client catches up missed chat with ``GET .../chat?after=``). The process's
+    one reader of the game (``service.fanout``) waits for both; the stream only listens."""
     seat = caller_seat(game_id)
     player = caller_player()
     watcher = player["id"] if player is not None and seat is None else None
@@ -224,37 +221,22 @@ def stream(game_id: str) -> Response:
     except ValueError:
         raise CommandError("invalid_request", "Last-Event-ID must be a version number.") from None
     heartbeat = platform().config.heartbeat_seconds
-    p = platform()
-    talk = chat()
-    heard_from = talk.last_id(game_id)
+    close = open_stream()
 
     def generate() -> Iterator[str]:
-        last, table, heard = after, opened, heard_from
-        yield "retry: 2000\n\n"
-        # A finished game sends what the client has not seen yet, then ends the stream.
-        while not (table.status == "finished" and last >= table.version):
-            try:
-                envelopes, said = p.store.wait_for_either(game_id, last, chats.PART, heard, heartbeat, limit=MAX_PAGE)
-            except RedisError:
-                yield ": store unavailable, retrying\n\n"
-                time.sleep(1)
-                continue
-            if not envelopes and not said:
-                yield ": heartbeat\n\n"
-                continue
-            if envelopes:
-                table = p.tables.follow(table, envelopes)
-            for envelope in envelopes:
-                shown = event_for(table, envelope, seat)
-                yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {json.dumps(shown)}\n\n"
-                last = envelope.version
-            # A player watching who takes a seat reads as a seat from then on.
-            channels = chats.readable(table, chats.seat_of(table, seat, watcher))
-            for entry_id, fields in said:
-                heard = entry_id
-                message = talk.decode(entry_id, fields)
-                if message["channel"] in channels:
-                    yield f"event: chat\ndata: {json.dumps(message)}\n\n"
+        try:
+            yield from fanout.follow(hub(), opened, after, seat, watcher, heartbeat)
+        finally:
+            close()
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+
+
+def hub() -> fanout.Hub:
+    """This process's readers of the games it streams."""
+    found: fanout.Hub | None = current_app.extensions.get("tablestream.hub")
+    if found is None:
+        p = platform()
+        found = current_app.extensions["tablestream.hub"] = fanout.Hub(p, Chat.of(p), p.config.heartbeat_seconds)
+    return found

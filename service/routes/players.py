@@ -15,7 +15,7 @@ from redis import RedisError
 from core.errors import CommandError
 from projections.inbox import Inbox
 from service import schemas
-from service.http import bearer, body, caller_player, platform
+from service.http import bearer, body, caller_player, open_stream, platform
 from service.routes.games import int_arg, page_args
 
 bp = Blueprint("players", __name__)
@@ -115,8 +115,15 @@ def stream() -> Response:
     p = platform()
     heartbeat = p.config.heartbeat_seconds
     after = resume if resume is not None else inbox.last_id(player["id"])
+    close = open_stream()
 
     def generate() -> Iterator[str]:
+        try:
+            yield from notices()
+        finally:
+            close()
+
+    def notices() -> Iterator[str]:
         last = after
         yield "retry: 2000\n\n"
         while True:

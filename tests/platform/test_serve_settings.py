@@ -3,26 +3,45 @@
 from __future__ import annotations
 
 import gc
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
 from core.config import Config
 from service.cli import gunicorn_settings, settle_heap
 
+ROOT = Path(__file__).resolve().parents[2]
 
-def test_threads_and_workers_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TABLESTREAM_API_THREADS", "96")
+
+def test_connections_and_workers_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLESTREAM_API_CONNECTIONS", "960")
     monkeypatch.setenv("TABLESTREAM_API_WORKERS", "3")
     settings = gunicorn_settings(Config.from_env())
-    assert (settings["threads"], settings["workers"], settings["worker_class"]) == (96, 3, "gthread")
+    assert (settings["worker_connections"], settings["workers"]) == (960, 3)
+    assert settings["worker_class"] == "service.crowd_worker.CrowdWorker"
 
 
 def test_the_defaults_are_the_readme_s(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TABLESTREAM_API_THREADS", raising=False)
-    monkeypatch.delenv("TABLESTREAM_API_WORKERS", raising=False)
-    settings = gunicorn_settings(Config.from_env())
-    assert (settings["threads"], settings["workers"]) == (32, 2)
+    for name in ("CONNECTIONS", "WORKERS", "CONNECTIONS_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_TOKEN"):
+        monkeypatch.delenv(f"TABLESTREAM_{name}" if "_PER_" in name else f"TABLESTREAM_API_{name}", raising=False)
+    monkeypatch.delenv("TABLESTREAM_HEADER_SECONDS", raising=False)
+    config = Config.from_env()
+    settings = gunicorn_settings(config)
+    assert (settings["worker_connections"], settings["workers"]) == (10_000, 2)
+    caps = (config.connections_per_address, config.streams_per_address, config.streams_per_token)
+    assert (caps, config.header_seconds) == ((1_000, 500, 64), 5)
+    readme = (ROOT / "README.md").read_text()
+    for name, default in [
+        ("TABLESTREAM_API_CONNECTIONS", "10000"),
+        ("TABLESTREAM_CONNECTIONS_PER_ADDRESS", "1000"),
+        ("TABLESTREAM_STREAMS_PER_ADDRESS", "500"),
+        ("TABLESTREAM_STREAMS_PER_TOKEN", "64"),
+        ("TABLESTREAM_HEADER_SECONDS", "5"),
+    ]:
+        row = re.search(rf"^\| [^|]*`{name}`[^|]* \|.*\| ([^|]*) \|$", readme, re.MULTILINE)
+        assert row is not None and default in row[1].split(", "), f"the README's table lacks {name} ({default})"
 
 
 def test_a_settled_heap_is_out_of_the_collector_s_sight() -> None:

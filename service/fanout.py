@@ -1,0 +1,222 @@
+"""Live event streams, read once per game and shared.
+
+Each API process keeps one reader per game that has listeners: it alone waits on the
+game's log and chat (one blocking read of both, in the game's slot), folds what arrives
+into the table once, and hands every listener the same batch. A batch renders each event
+once per kind of viewer (a seat, or a spectator) and shares the text between every
+listener of that kind; a listener only filters the chat channels it may read. With no
+listener left, the reader stops after its current wait.
+
+A listener never depends on the reader to be complete: it reads what came before it
+joined from the log itself, and when a batch does not follow on from the last version it
+sent (it joined mid-read, or fell behind and had batches dropped), it reads the gap from
+the log too. So a stream sends every version once, in order, whatever the timing."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis import RedisError
+
+from core import chat as chats
+from core.chat import Chat
+from core.platform import Platform
+from events.envelope import Envelope
+from projections.table import Table
+from projections.views import event_for
+
+PAGE = 1000
+# Batches a listener may have waiting; a client that reads slower than its game moves has
+# the rest dropped, and reads them back from the log when it next sends.
+BACKLOG = 64
+RETRY_SECONDS = 1.0
+
+
+@dataclass
+class Batch:
+    """What one wake of a game's reader brought: new events (with the table after them),
+    new chat messages, or the news that the store could not be read."""
+
+    envelopes: list[Envelope]
+    table: Table
+    said: list[dict[str, Any]]
+    failed: bool = False
+    _texts: dict[tuple[int, int | None], str] = field(default_factory=dict)
+
+    def text(self, envelope: Envelope, seat: int | None) -> str:
+        """The event as ``seat`` sees it, as one SSE message: made by the first listener
+        of that kind to ask, shared by the rest."""
+        key = (envelope.version, seat)
+        made = self._texts.get(key)
+        if made is None:
+            made = self._texts[key] = sse(self.table, envelope, seat)
+        return made
+
+
+def sse(table: Table, envelope: Envelope, seat: int | None) -> str:
+    shown = json.dumps(event_for(table, envelope, seat))
+    return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {shown}\n\n"
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.batches: queue.Queue[Batch] = queue.Queue(maxsize=BACKLOG)
+
+    def offer(self, batch: Batch) -> None:
+        try:
+            self.batches.put_nowait(batch)
+        except queue.Full:
+            pass  # it reads the gap from the log when it catches up
+
+    def next(self, timeout: float) -> Batch | None:
+        try:
+            return self.batches.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+class GameReader:
+    """The one reader of a game in this process."""
+
+    def __init__(self, hub: Hub, table: Table) -> None:
+        self.hub = hub
+        self.game_id = table.game_id
+        self.table = table
+        self.heard = hub.chat.last_id(table.game_id)
+        self.listeners: set[Listener] = set()
+
+    def run(self) -> None:
+        p = self.hub.platform
+        while self.hub.keep(self):
+            try:
+                envelopes, said = p.store.wait_for_either(
+                    self.game_id, self.table.version, chats.PART, self.heard, self.hub.wait_seconds, limit=PAGE
+                )
+            except RedisError:
+                self.hub.publish(self, Batch([], self.table, [], failed=True))
+                threading.Event().wait(RETRY_SECONDS)
+                continue
+            if not envelopes and not said:
+                continue
+            if envelopes:
+                self.table = p.tables.follow(self.table, envelopes)
+            if said:
+                self.heard = said[-1][0]
+            messages = [self.hub.chat.decode(entry_id, fields) for entry_id, fields in said]
+            self.hub.publish(self, Batch(envelopes, self.table, messages))
+
+
+class Hub:
+    """The readers of this process, by game."""
+
+    def __init__(self, platform: Platform, chat: Chat, wait_seconds: float) -> None:
+        self.platform = platform
+        self.chat = chat
+        self.wait_seconds = wait_seconds
+        self._readers: dict[str, GameReader] = {}
+        self._lock = threading.Lock()
+
+    def join(self, table: Table, listener: Listener) -> GameReader:
+        with self._lock:
+            reader = self._readers.get(table.game_id)
+            started = reader is None
+            if reader is None:
+                reader = self._readers[table.game_id] = GameReader(self, table)
+            reader.listeners.add(listener)
+        if started:
+            threading.Thread(target=reader.run, name=f"stream {table.game_id}", daemon=True).start()
+        return reader
+
+    def leave(self, reader: GameReader, listener: Listener) -> None:
+        with self._lock:
+            reader.listeners.discard(listener)
+
+    def keep(self, reader: GameReader) -> bool:
+        """Whether ``reader`` goes on reading; one with no listener left is let go."""
+        with self._lock:
+            if reader.listeners:
+                return True
+            if self._readers.get(reader.game_id) is reader:
+                del self._readers[reader.game_id]
+            return False
+
+    def publish(self, reader: GameReader, batch: Batch) -> None:
+        with self._lock:
+            listeners = list(reader.listeners)
+        for listener in listeners:
+            listener.offer(batch)
+
+    def readers(self) -> int:
+        with self._lock:
+            return len(self._readers)
+
+
+def follow(
+    hub: Hub, opened: Table, after: int, seat: int | None, watcher: str | None, heartbeat: float
+) -> Iterator[str]:
+    """The SSE messages of one listener of ``opened``'s game from version ``after`` on:
+    the events it missed, then each new one as it is appended, the chat it may read, and a
+    heartbeat comment when nothing happened for ``heartbeat`` seconds. A finished game's
+    stream ends once everything is sent."""
+    store = hub.platform.store
+    listener = Listener()
+    reader = hub.join(opened, listener)
+    table, last, heard = opened, after, _stream_id(reader.heard)
+
+    def from_the_log(shown_with: Table, upto: int) -> Iterator[str]:
+        # The events after ``last`` up to version ``upto``, read by this listener itself.
+        nonlocal last
+        while last < upto:
+            envelopes = store.read(shown_with.game_id, after=last, limit=min(PAGE, upto - last))
+            if not envelopes:
+                return
+            for envelope in envelopes:
+                yield sse(shown_with, envelope, seat)
+                last = envelope.version
+
+    try:
+        yield "retry: 2000\n\n"
+        yield from from_the_log(table, table.version)
+        while not (table.status == "finished" and last >= table.version):
+            batch = listener.next(heartbeat)
+            if batch is None:
+                if reader.table.version > last:  # batches were dropped while this client was slow
+                    table = reader.table
+                    yield from from_the_log(table, table.version)
+                else:
+                    yield ": heartbeat\n\n"
+                continue
+            if batch.failed:
+                yield ": store unavailable, retrying\n\n"
+                continue
+            if batch.envelopes:
+                table = batch.table
+                fresh = [envelope for envelope in batch.envelopes if envelope.version > last]
+                if fresh:
+                    yield from from_the_log(table, fresh[0].version - 1)
+                for envelope in fresh:
+                    if envelope.version == last + 1:
+                        yield batch.text(envelope, seat)
+                        last = envelope.version
+            # A player watching who takes a seat reads as a seat from then on.
+            channels = chats.readable(table, chats.seat_of(table, seat, watcher))
+            for message in batch.said:
+                said_at = _stream_id(message["id"])
+                if said_at > heard:
+                    heard = said_at
+                    if message["channel"] in channels:
+                        yield f"event: chat\ndata: {json.dumps(message)}\n\n"
+    except RedisError:
+        yield ": store unavailable, reconnect\n\n"
+    finally:
+        hub.leave(reader, listener)
+
+
+def _stream_id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms or 0), int(seq or 0)
