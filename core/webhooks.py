@@ -16,8 +16,12 @@ is kept for the webhook's latest ``KEPT_DELIVERIES``.
 Where a URL may point (``URL_RULE``, ``AllowList``): http or https, no credentials, at
 most ``MAX_URL`` characters; by default only public addresses (never loopback, private,
 link-local, shared, reserved or multicast ones); with ``TABLESTREAM_WEBHOOK_ALLOW``, only
-the names and networks listed. The host is checked as written when a webhook is
-registered, and every address it resolves to is checked again at each delivery.
+the names and networks listed. An address is judged as what it reaches, not as it is
+spelled: an IPv6 address that carries an IPv4 address (``::ffff:10.0.0.1``,
+``64:ff9b::127.0.0.1``, 6to4, Teredo; ``carried_ipv4``) is refused when that IPv4
+address is, since a dual-stack socket, a NAT64 gateway or a tunnel takes the connection
+there. The host is checked as written when a webhook is registered, and every address it
+resolves to is checked again at each delivery.
 
 On Redis, under ``<prefix>:webhooks`` (``<prefix>:{webhooks}`` on a cluster: one slot, as
 a registration counts and writes in one script, and a delivery's record, its webhook's
@@ -35,6 +39,7 @@ import secrets
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 from typing import Any, Protocol
 from urllib.parse import SplitResult, urlsplit
 
@@ -84,17 +89,97 @@ def now_ms() -> int:
 # -- where a webhook may point ---------------------------------------------------
 
 
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = IPv4Address | IPv6Address
+Network = IPv4Network | IPv6Network
+
+# Why an IPv4 address is not called: the words of the first network here that holds it.
+# What none holds but is not global all the same (documentation, benchmarking, protocol
+# assignments) is ``NOT_REACHABLE``.
+IPV4_REFUSED: tuple[tuple[IPv4Network, str], ...] = (
+    (IPv4Network("0.0.0.0/8"), "an address of this host on this network (0.0.0.0/8)"),
+    (IPv4Network("10.0.0.0/8"), "a private address"),
+    (IPv4Network("100.64.0.0/10"), "a shared address, used inside carrier-grade NAT"),
+    (IPv4Network("127.0.0.0/8"), "a loopback address"),
+    (IPv4Network("169.254.169.254/32"), "the link-local address where cloud metadata services answer"),
+    (IPv4Network("169.254.0.0/16"), "a link-local address"),
+    (IPv4Network("172.16.0.0/12"), "a private address"),
+    (IPv4Network("192.168.0.0/16"), "a private address"),
+    (IPv4Network("224.0.0.0/4"), "a multicast address"),
+    (IPv4Network("255.255.255.255/32"), "the broadcast address"),
+    (IPv4Network("240.0.0.0/4"), "a reserved address"),
+)
+NOT_REACHABLE = "a special-purpose address, not reachable from the internet"
+
+# The IPv6 forms that carry an IPv4 address: a connection to one may reach the IPv4
+# address inside (a dual-stack socket, a NAT64 gateway, a 6to4 relay, a Teredo tunnel).
+IPV4_MAPPED = IPv6Network("::ffff:0:0/96")
+IPV4_TRANSLATED = IPv6Network("::ffff:0:0:0/96")
+IPV4_COMPATIBLE = IPv6Network("::/96")
+NAT64_WELL_KNOWN = IPv6Network("64:ff9b::/96")
+NAT64_LOCAL_USE = IPv6Network("64:ff9b:1::/48")
+TEREDO = IPv6Network("2001::/32")
+
+IPV6_REFUSED: tuple[tuple[IPv6Network, str], ...] = (
+    (IPv6Network("::/128"), "the unspecified address"),
+    (IPv6Network("::1/128"), "the loopback address"),
+    (IPV4_COMPATIBLE, "an IPv4-compatible address, a form deprecated since 2006 (RFC 4291)"),
+    (IPV4_TRANSLATED, "an IPv4-translated address, a form of the obsolete SIIT (RFC 2765)"),
+    (NAT64_LOCAL_USE, "a local-use NAT64 address (64:ff9b:1::/48), which reaches IPv4 addresses of its own network"),
+    (TEREDO, "a Teredo address (2001::/32), a tunnel to the IPv4 addresses inside it"),
+    (IPv6Network("fc00::/7"), "a unique local (private) address"),
+    (IPv6Network("fe80::/10"), "a link-local address"),
+    (IPv6Network("fec0::/10"), "a site-local (private) address"),
+    (IPv6Network("ff00::/8"), "a multicast address"),
+)
 
 
-def public(address: Address) -> bool:
-    """An address anyone on the internet reaches: not loopback, private, link-local,
-    shared (100.64/10), reserved, unspecified or multicast (an IPv4-mapped IPv6 address
-    is judged as its IPv4 address)."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
+def carried_ipv4(address: IPv6Address) -> tuple[tuple[str, IPv4Address], ...]:
+    """The IPv4 addresses inside an IPv6 address, each with the name of the form that
+    carries it: IPv4-mapped, IPv4-translated, IPv4-compatible (but ``::`` and ``::1``),
+    NAT64 (the well-known and the local-use prefix, the IPv4 address in the last 32
+    bits), 6to4 (bits 16 to 48) and Teredo (its server, and its client: the last 32 bits
+    inverted)."""
+    last_32_bits = IPv4Address(int(address) & 0xFFFFFFFF)
+    if address.ipv4_mapped is not None:
+        return (("IPv4-mapped", address.ipv4_mapped),)
+    if address in IPV4_TRANSLATED:
+        return (("IPv4-translated", last_32_bits),)
+    if address in IPV4_COMPATIBLE and int(address) > 1:
+        return (("IPv4-compatible", last_32_bits),)
+    if address in NAT64_WELL_KNOWN:
+        return (("NAT64", last_32_bits),)
+    if address in NAT64_LOCAL_USE:
+        return (("local-use NAT64", last_32_bits),)
+    if address.sixtofour is not None:
+        return (("6to4", address.sixtofour),)
+    if address.teredo is not None:
+        server, client = address.teredo
+        return (("Teredo server", server), ("Teredo client", client))
+    return ()
+
+
+def _why_not_public_ipv4(address: IPv4Address) -> str | None:
+    for network, why in IPV4_REFUSED:
+        if address in network:
+            return why
+    return None if address.is_global else NOT_REACHABLE
+
+
+def _why_not_public_ipv6(address: IPv6Address) -> str | None:
+    """Why the IPv6 address itself is not public, whatever IPv4 address it carries."""
+    for network, why in IPV6_REFUSED:
+        if address in network:
+            return why
+    if not address.is_global:
+        return NOT_REACHABLE
+    # Python counts the whole of ::/8 reserved, the NAT64 well-known prefix with it, which
+    # IANA lists as globally reachable.
+    if address.is_reserved and address not in NAT64_WELL_KNOWN:
+        return "an address outside the ranges IANA has assigned"
+    return None
+
+
+LOCAL_NAME_ENDINGS = (".localhost", ".local", ".internal")
 
 
 @dataclass(frozen=True)
@@ -102,7 +187,14 @@ class AllowList:
     """The operator's allow-list (``Config.webhook_allow``). Empty: any host whose
     addresses are public. Otherwise a URL's host must be a listed name (``*.example.com``:
     any name under it) or an address within a listed network, and every address it
-    resolves to must be public or within a listed network."""
+    resolves to must be public or within a listed network.
+
+    An IPv6 form that carries IPv4 addresses is within the list when every IPv4 address
+    it carries is (listing ``10.1.0.0/16`` admits ``::ffff:10.1.2.3`` and
+    ``64:ff9b::10.1.2.3``), as a connection to it reaches them; or when the IPv6 address
+    itself is in a listed network. The local-use NAT64 prefix is the exception: its
+    gateway may place the IPv4 address elsewhere than the last 32 bits (RFC 6052), so
+    only listing its IPv6 network admits it."""
 
     names: tuple[str, ...] = ()
     networks: tuple[Network, ...] = ()
@@ -121,21 +213,44 @@ class AllowList:
     def empty(self) -> bool:
         return not self.names and not self.networks
 
-    def _in_networks(self, address: Address) -> bool:
-        return any(address in network for network in self.networks)
+    def _listed(self, address: Address) -> bool:
+        if any(address in network for network in self.networks):
+            return True
+        if isinstance(address, IPv4Address) or address in NAT64_LOCAL_USE:
+            return False
+        carried = carried_ipv4(address)
+        return bool(carried) and all(self._listed(ipv4) for _, ipv4 in carried)
 
-    def address_allowed(self, address: Address) -> bool:
-        """Whether a delivery may connect to ``address``."""
-        return public(address) or self._in_networks(address)
+    def address_refusal(self, address: Address) -> str | None:
+        """Why a delivery may not connect to ``address``, in words ("a loopback address",
+        "the NAT64 form of 10.0.0.1, a private address"); None when it may. An IPv6
+        address is refused for an IPv4 address it carries, unless listed, as well as for
+        itself; an IPv4-mapped one is that IPv4 address only, as an IPv6 socket spells it."""
+        if self._listed(address):
+            return None
+        if isinstance(address, IPv4Address):
+            return _why_not_public_ipv4(address)
+        for form, ipv4 in carried_ipv4(address):
+            why = None if self._listed(ipv4) else _why_not_public_ipv4(ipv4)
+            if why is not None:
+                return f"the {form} form of {ipv4}, {why}"
+        return None if address in IPV4_MAPPED else _why_not_public_ipv6(address)
 
-    def host_allowed(self, host: str) -> bool:
-        """Whether a URL may name ``host`` (an address or a name, lower case)."""
+    def host_refusal(self, host: str) -> str | None:
+        """Why a URL may not name ``host`` (an address or a name, lower case), as a
+        sentence naming it; None when it may."""
         address = _address(host)
+        if address is not None and not self.empty:
+            return None if self._listed(address) else f"{address} is in none of the listed networks"
         if address is not None:
-            return self._in_networks(address) if not self.empty else public(address)
+            why = self.address_refusal(address)
+            return None if why is None else f"{address} is {why}"
         if self.empty:
-            return host != "localhost" and not host.endswith((".localhost", ".local", ".internal"))
-        return any(host == name or (name.startswith("*.") and host.endswith(name[1:])) for name in self.names)
+            local = host == "localhost" or host.endswith(LOCAL_NAME_ENDINGS)
+            return f"{host} names this machine or its local network" if local else None
+        if any(host == name or (name.startswith("*.") and host.endswith(name[1:])) for name in self.names):
+            return None
+        return f"{host} is not a listed name"
 
     def describe(self) -> str:
         if self.empty:
@@ -190,7 +305,7 @@ class Target:
         if not host:
             raise refuse("has no host")
         address = _address(host)
-        if isinstance(address, ipaddress.IPv6Address) and address.scope_id:
+        if isinstance(address, IPv6Address) and address.scope_id:
             raise refuse(f"has an IPv6 zone ({host})")
         if address is None:
             last = host.rsplit(".", 1)[-1]
@@ -199,8 +314,9 @@ class Target:
                 raise refuse(f"has a host that is neither an address nor a DNS name ({host})")
             if last.isdigit() or last.startswith("0x"):
                 raise refuse(f"has a host that is an address in a form other than the standard one ({host})")
-        if not allow.host_allowed(host):
-            raise refuse(f"names a host this service does not call ({host}; it calls {allow.describe()})")
+        refusal = allow.host_refusal(host)
+        if refusal is not None:
+            raise refuse(f"names a host this service does not call: {refusal} (it calls {allow.describe()})")
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         if port == 0:
             raise refuse("names port 0")

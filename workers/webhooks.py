@@ -155,9 +155,13 @@ def checked_address(allow: AllowList, target: Target, resolve: Resolver) -> Addr
         addresses = [ipaddress.ip_address(target.host)]
     except ValueError:
         addresses = _resolved(target, resolve)
-    refused = [a for a in addresses if not allow.address_allowed(a)]
-    if refused:
-        raise Refused(f"{target.host} resolves to {refused[0]}, an address this service does not call")
+    for address in addresses:
+        why = allow.address_refusal(address)
+        if why is not None:
+            raise Refused(
+                f"{target.host} resolves to {address}, which this service does not call: {why}"
+                f" (it calls {allow.describe()})"
+            )
     return addresses[0]
 
 

@@ -28,7 +28,7 @@ from core.config import Config, parse_webhook_allow
 from core.errors import CommandError
 from core.jobs import queue_names
 from core.platform import Platform
-from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, Target, delivery_id
+from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, Target, carried_ipv4, delivery_id
 from projections.inbox import Inbox
 from service.app import create_app
 from tests.api.conftest import bearer
@@ -322,15 +322,17 @@ def test_by_default_public_hosts_and_names_are_accepted() -> None:
 
 def test_the_allow_list_takes_names_wildcards_and_networks() -> None:
     allow = AllowList.of(parse_webhook_allow("hooks.example.com, *.corp.example, 10.1.0.0/16, ::1"))
-    assert allow.host_allowed("hooks.example.com") and allow.host_allowed("a.b.corp.example")
-    assert not allow.host_allowed("example.com") and not allow.host_allowed("corp.example")
-    assert allow.host_allowed("10.1.2.3") and not allow.host_allowed("10.2.0.1") and allow.host_allowed("::1")
-    assert not allow.host_allowed("8.8.8.8")  # a list admits only what it names
+    assert allow.host_refusal("hooks.example.com") is None and allow.host_refusal("a.b.corp.example") is None
+    assert allow.host_refusal("example.com") == "example.com is not a listed name"
+    assert allow.host_refusal("corp.example") is not None
+    assert allow.host_refusal("10.1.2.3") is None and allow.host_refusal("::1") is None
+    assert allow.host_refusal("10.2.0.1") == "10.2.0.1 is in none of the listed networks"
+    assert allow.host_refusal("8.8.8.8") is not None  # a list admits only what it names
     # At delivery, a listed name must still resolve to public addresses or listed networks.
-    assert allow.address_allowed(ipaddress.ip_address("93.184.216.34"))
-    assert allow.address_allowed(ipaddress.ip_address("10.1.9.9"))
-    assert not allow.address_allowed(ipaddress.ip_address("127.0.0.1"))
-    assert not allow.address_allowed(ipaddress.ip_address("192.168.0.1"))
+    assert allow.address_refusal(ipaddress.ip_address("93.184.216.34")) is None
+    assert allow.address_refusal(ipaddress.ip_address("10.1.9.9")) is None
+    assert allow.address_refusal(ipaddress.ip_address("127.0.0.1")) == "a loopback address"
+    assert allow.address_refusal(ipaddress.ip_address("192.168.0.1")) == "a private address"
     with pytest.raises(ValueError, match="TABLESTREAM_WEBHOOK_ALLOW"):
         parse_webhook_allow("good.example, bad_name!")
 
@@ -620,6 +622,7 @@ def test_a_delivery_held_by_another_sender_waits_out_its_lease(
 @example(url="HTTP://127.0.0.2:80")
 @example(url="http://[::1")
 @example(url="http://127.0.0.1:0/")
+@example(url="http://[64:ff9b::127.0.0.1]/")
 def test_any_url_is_either_registered_or_refused_with_the_rule(url: str) -> None:
     """No URL, however malformed, gets past the rules by raising something else."""
     p = make_platform()
@@ -629,10 +632,13 @@ def test_any_url_is_either_registered_or_refused_with_the_rule(url: str) -> None
         assert refused.code == "invalid_request" and "http:// or https://" in refused.extra["rule"]
         assert webhook_keys(p) == []
         return
-    # The allow-list lists loopback networks only: what passed names a loopback address.
+    # The allow-list lists loopback networks only: what passed names a loopback address,
+    # or an IPv6 form carrying loopback addresses only.
     target = Target.parse(url, p.webhooks.allow)
     assert created["url"] == url and target.scheme in ("http", "https")
-    assert ipaddress.ip_address(target.host).is_loopback
+    address = ipaddress.ip_address(target.host)
+    carried = carried_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else ()
+    assert address.is_loopback or (carried and all(ipv4.is_loopback for _, ipv4 in carried))
 
 
 def self_signed(directory: Path) -> tuple[str, str]:
