@@ -211,6 +211,35 @@ class StoreAndHandler(RuleBasedStateMachine):
             FIGURES["undos"] += 1
             FIGURES["rewinds"] += any(e.type == "Rewound" for e in acted.envelopes)
 
+    @precondition(lambda self: self.games)
+    @rule(pick=st.integers(0, 10**6))
+    def undo_with_everyone_s_consent(self, pick: int) -> None:
+        """An undo to the latest version it may go to, accepted by every other human seat:
+        the game is rewound (random requests and answers reach that end only now and then)."""
+        game = self.games[pick % len(self.games)]
+        table = self.platform.handler.load(game)
+        targets = self.undoable(game, table)
+        if table.status != "active" or table.undo is not None or not targets:
+            return
+        humans = [i for i, s in enumerate(table.seats) if not s.bot]
+        asker = humans[pick % len(humans)]
+        before = self.lengths()
+        try:
+            acted = self.platform.handler.request_undo(game, asker, targets[0], datetime.now(UTC), 120)
+        except CommandError:
+            self.refused(before)
+            return
+        envelopes = list(acted.envelopes)
+        for seat in humans:
+            pending = self.platform.handler.load(game).undo
+            if seat != asker and pending is not None and seat not in pending.accepted:
+                envelopes += self.platform.handler.answer_undo(
+                    game, seat, pending.id, True, datetime.now(UTC)
+                ).envelopes
+        assert any(e.type == "Rewound" for e in envelopes), "an undo every seat agreed to did not rewind"
+        FIGURES["undos"] += 1
+        FIGURES["rewinds"] += 1
+
     @precondition(lambda self: self.games and len(self.games) < 12)
     @rule(pick=st.integers(0, 10**6))
     def fork(self, pick: int) -> None:
