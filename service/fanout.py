@@ -83,11 +83,14 @@ class Listener:
 class GameReader:
     """The one reader of a game in this process."""
 
-    def __init__(self, hub: Hub, table: Table) -> None:
+    def __init__(self, hub: Hub, table: Table, heard: str) -> None:
         self.hub = hub
         self.game_id = table.game_id
         self.table = table
-        self.heard = hub.chat.last_id(table.game_id)
+        # The last version read. The table may be newer: this process's cache can hold
+        # versions its own requests appended that the log has not been read up to yet.
+        self.version = table.version
+        self.heard = heard
         self.listeners: set[Listener] = set()
 
     def run(self) -> None:
@@ -95,7 +98,7 @@ class GameReader:
         while self.hub.keep(self):
             try:
                 envelopes, said = p.store.wait_for_either(
-                    self.game_id, self.table.version, chats.PART, self.heard, self.hub.wait_seconds, limit=PAGE
+                    self.game_id, self.version, chats.PART, self.heard, self.hub.wait_seconds, limit=PAGE
                 )
             except RedisError:
                 self.hub.publish(self, Batch([], self.table, [], failed=True))
@@ -105,6 +108,7 @@ class GameReader:
                 continue
             if envelopes:
                 self.table = p.tables.follow(self.table, envelopes)
+                self.version = envelopes[-1].version
             if said:
                 self.heard = said[-1][0]
             messages = [self.hub.chat.decode(entry_id, fields) for entry_id, fields in said]
@@ -122,11 +126,12 @@ class Hub:
         self._lock = threading.Lock()
 
     def join(self, table: Table, listener: Listener) -> GameReader:
+        heard = self.chat.last_id(table.game_id)  # read before the lock: no wait is held under it
         with self._lock:
             reader = self._readers.get(table.game_id)
             started = reader is None
             if reader is None:
-                reader = self._readers[table.game_id] = GameReader(self, table)
+                reader = self._readers[table.game_id] = GameReader(self, table, heard)
             reader.listeners.add(listener)
         if started:
             threading.Thread(target=reader.run, name=f"stream {table.game_id}", daemon=True).start()
@@ -185,9 +190,9 @@ def follow(
         while not (table.status == "finished" and last >= table.version):
             batch = listener.next(heartbeat)
             if batch is None:
-                if reader.table.version > last:  # batches were dropped while this client was slow
+                if reader.version > last:  # batches were dropped while this client was slow
                     table = reader.table
-                    yield from from_the_log(table, table.version)
+                    yield from from_the_log(table, reader.version)
                 else:
                     yield ": heartbeat\n\n"
                 continue

@@ -216,3 +216,21 @@ def test_streams_over_the_address_or_token_cap_are_refused_with_retry_after(
     assert again.status == 200
     for held in (second, over_address, other, same_token, again):
         held.close()
+
+
+def test_every_version_is_sent_when_it_is_read_even_where_this_process_already_knows_newer_ones(
+    app: Flask, client: FlaskClient, platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process's table cache holds the versions its own requests appended, often ahead
+    # of the reader's wait; reading one event at a time makes that the rule here. A
+    # reader that moved on to the cache's version would skip the rest until a heartbeat.
+    monkeypatch.setattr(fanout, "PAGE", 1)
+    monkeypatch.setattr(platform, "config", replace(platform.config, heartbeat_seconds=60))
+    game = new_tiny(client)
+    listening = Listening(client, game, 1)
+    wait_until(lambda: listeners_of(app, game["id"]) == 1)
+    play_to_the_end(client, game)
+    listening.thread.join(timeout=20)
+    assert not listening.thread.is_alive(), "the stream waited for a heartbeat to send what was appended"
+    final = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    assert listening.ids() == list(range(1, final + 1))
