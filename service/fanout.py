@@ -174,15 +174,15 @@ def follow(
     table, last, heard = opened, after, _stream_id(reader.heard)
 
     def from_the_log(shown_with: Table, upto: int) -> Iterator[str]:
-        # The events after ``last`` up to version ``upto``, read by this listener itself.
+        # The events after ``last`` up to version ``upto``, read by this listener itself,
+        # a page of the log to a write.
         nonlocal last
         while last < upto:
             envelopes = store.read(shown_with.game_id, after=last, limit=min(PAGE, upto - last))
             if not envelopes:
                 return
-            for envelope in envelopes:
-                yield sse(shown_with, envelope, seat)
-                last = envelope.version
+            yield "".join(sse(shown_with, envelope, seat) for envelope in envelopes)
+            last = envelopes[-1].version
 
     try:
         yield "retry: 2000\n\n"
@@ -199,14 +199,16 @@ def follow(
             if batch.failed:
                 yield ": store unavailable, retrying\n\n"
                 continue
+            # All a wake brought goes out in one write: a move's events and chat together.
+            out: list[str] = []
             if batch.envelopes:
                 table = batch.table
                 fresh = [envelope for envelope in batch.envelopes if envelope.version > last]
                 if fresh:
-                    yield from from_the_log(table, fresh[0].version - 1)
+                    out.extend(from_the_log(table, fresh[0].version - 1))
                 for envelope in fresh:
                     if envelope.version == last + 1:
-                        yield batch.text(envelope, seat)
+                        out.append(batch.text(envelope, seat))
                         last = envelope.version
             # A player watching who takes a seat reads as a seat from then on.
             channels = chats.readable(table, chats.seat_of(table, seat, watcher))
@@ -215,7 +217,9 @@ def follow(
                 if said_at > heard:
                     heard = said_at
                     if message["channel"] in channels:
-                        yield f"event: chat\ndata: {json.dumps(message)}\n\n"
+                        out.append(f"event: chat\ndata: {json.dumps(message)}\n\n")
+            if out:
+                yield "".join(out)
     except RedisError:
         yield ": store unavailable, reconnect\n\n"
     finally:

@@ -90,9 +90,10 @@ class Stream:
         found: list[tuple[dict[str, str], str]] = []
         while sum(1 for fields, _ in found if fields["event"] == "chat") < count:
             chunk = self.context.run(next, self.chunks)
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            if not text.startswith(("retry:", ":")):
-                found.append((dict(line.split(": ", 1) for line in text.strip().splitlines()), text))
+            # A write may carry several messages (all a move brought): split them as SSE does.
+            for text in (chunk.decode() if isinstance(chunk, bytes) else chunk).split("\n\n"):
+                if text and not text.startswith(("retry:", ":")):
+                    found.append((dict(line.split(": ", 1) for line in text.strip().splitlines()), text + "\n\n"))
         return found
 
     def close(self) -> None:
