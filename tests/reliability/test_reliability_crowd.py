@@ -24,7 +24,8 @@ import pytest
 
 from tests.served import serving
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+# Its bound is on time (every answer within 2 s), so it runs alone, after the parallel suite.
+pytestmark = [pytest.mark.slow, pytest.mark.solo, pytest.mark.timeout(300)]
 
 CROWD = "127.0.0.1"
 OTHER = "127.0.0.2"
