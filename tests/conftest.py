@@ -125,9 +125,9 @@ def fake_redis() -> fakeredis.FakeRedis:
 # still waiting, never one running, so a five-minute test left for the end would hold the
 # run up alone.
 HEAVIEST = (
-    # 290
-    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
     "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 114
+    # 54, with a round limit
+    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
     "tests/api/test_generated_client.py::test_the_generated_client_plays_a_game_to_the_end[stomping-grounds]",  # 47
     "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 4 x 25-40
     "tests/reliability/test_reliability_worker_crash.py::",  # 36
