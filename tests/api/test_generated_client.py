@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
-PACE = 0.05  # the README's pace for one token: one request every 50 ms
+PACE = 0.05  # the pace for one token in docs/clients.md: one request every 50 ms
 KINDS = sorted(key for key, game in all_games().items() if type(game).__module__.startswith("games."))
 
 

@@ -1,4 +1,4 @@
-"""The README's two smallest clients (``docs/clients/client.py`` and ``client.mjs``), run
+"""The two smallest clients of ``docs/clients.md`` (``docs/clients/client.py`` and ``client.mjs``), run
 as a newcomer runs them against ``tablestream serve`` on its embedded Redis: each plays
 games to the end, every kind by both, acting with a version and an Idempotency-Key per
 action, and both still finish under a tiny per-token limit by waiting out Retry-After."""
@@ -146,10 +146,10 @@ def test_both_clients_ride_out_a_server_restart_mid_game(tmp_path: Path) -> None
             _check_played(base, out)
 
 
-def test_the_readme_states_the_limits_the_service_keeps() -> None:
-    """The section "Write a client" names the defaults of core.config and the routes' page
-    sizes, and links both clients: a change to either shows here."""
-    section = (ROOT / "README.md").read_text().split("## Write a client\n", 1)[1].split("\n## ", 1)[0]
+def test_the_client_guide_states_the_limits_the_service_keeps() -> None:
+    """The section "Write a client" of docs/clients.md names the defaults of core.config and
+    the routes' page sizes, and links both clients: a change to either shows here."""
+    section = (ROOT / "docs" / "clients.md").read_text().split("## Write a client\n", 1)[1].split("\n## ", 1)[0]
     config = Config()
     interval_ms = round(1000 * config.rate_window_seconds / config.rate_per_token)
     for stated in (
@@ -160,7 +160,7 @@ def test_the_readme_states_the_limits_the_service_keeps() -> None:
         f"every {config.heartbeat_seconds} s",
         f"`limit` 100 by default, at most {games.MAX_PAGE:,}",
         f"`limit` {chat.PAGE} by default, at most {chat.MAX_PAGE}",
-        "(docs/clients/client.py)",
-        "(docs/clients/client.mjs)",
+        "(clients/client.py)",
+        "(clients/client.mjs)",
     ):
-        assert stated in section, f"the README's Write a client section does not say {stated!r}"
+        assert stated in section, f"docs/clients.md's Write a client section does not say {stated!r}"
