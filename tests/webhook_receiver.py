@@ -1,5 +1,5 @@
 """A webhook receiver for the tests: an HTTP server on 127.0.0.1 that checks each
-delivery's signature as a receiver would (``README.md``, "Webhooks"), keeps what it got,
+delivery's signature as a receiver would (``docs/http.md``, "Webhooks"), keeps what it got,
 answers with the statuses it is told, and can hold a request until it is let go."""
 
 from __future__ import annotations

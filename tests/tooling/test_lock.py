@@ -1,6 +1,7 @@
 """The locks (``requirements/*.lock``): every dependency that pyproject.toml asks for, direct
-or transitive, pinned to one version with its hashes; the README and CI install from them;
-and the environment running this suite is the one the test lock describes."""
+or transitive, pinned to one version with its hashes; the README's commands, the benchmarks'
+(``docs/benchmarks.md``) and CI install from them; and the environment running this suite
+is the one the test lock describes."""
 
 from __future__ import annotations
 
@@ -64,13 +65,15 @@ def test_the_locks_agree_with_each_other() -> None:
                 assert version == tested[name], f"{lock} pins {name}=={version}, test.lock {tested[name]}"
 
 
-def test_the_readme_and_ci_install_from_the_locks_with_hashes_required() -> None:
+def test_the_readme_the_benchmarks_and_ci_install_from_the_locks_with_hashes_required() -> None:
     readme = (ROOT / "README.md").read_text()
+    bench = (ROOT / "docs" / "benchmarks.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
     assert "pip install -q --require-hashes -r requirements/serve.lock" in readme
     assert "pip install -q --require-hashes -r requirements/test.lock" in readme
+    assert "pip install -q --require-hashes -r requirements/bench.lock" in bench
     assert "pip install -q --require-hashes -r requirements/test.lock" in ci
-    for text in (readme, ci):
+    for text in (readme, bench, ci):
         # The project itself goes in on top without pulling anything the lock did not choose.
         assert "pip install -q --no-deps --no-build-isolation -e ." in text
         assert "pip install -e" not in text and "pip install -q -e" not in text
