@@ -1,4 +1,4 @@
-"""Table chat (issue 21): two channels per game, ``seats`` and ``spectators``.
+"""Table chat: two channels per game, ``seats`` and ``spectators``.
 
 Who may post: on ``seats``, a caller holding a seat of the game (its seat token, or the
 key of the player holding it); on ``spectators``, a player watching (a player key whose

@@ -236,7 +236,7 @@ class Creation(Commands):
         return table, token
 
     def claim(self, game_id: str, seat: int, token: str, player: Mapping[str, Any]) -> Table:
-        """``player`` takes over the seat ``token`` acts for (issue 21): from now on the
+        """``player`` takes over the seat ``token`` acts for: from now on the
         player's key acts for it and the token does not. Not once the game has ended: its
         final head is on the ledger."""
         table = self.load(game_id)

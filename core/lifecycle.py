@@ -1,4 +1,4 @@
-"""The endings besides the rules' (issue 22): resign, abort, a clock that runs out, a seat
+"""The endings besides the rules': resign, abort, a clock that runs out, a seat
 abandoned to the turn timer, open seats that expire; and the outcome that says how a
 game ended. The settings and the clocks are folded in ``projections.lifecycle``.
 

@@ -1,4 +1,4 @@
-"""Players: an identity that outlives a seat (issue 21).
+"""Players: an identity that outlives a seat.
 
 A player registers a display name, unique whatever its case, and gets a player key,
 shown once and kept only as its SHA-256, like a seat token. With the key a client

@@ -56,7 +56,7 @@ class Secrets(abc.ABC):
     def revoke(self, game_id: str, seat: int) -> None:
         """Every token of ``seat`` in ``game_id`` acts no more."""
 
-    # A finished game's rematch (issue 21): one per game. The request that makes it first
+    # A finished game's rematch: one per game. The request that makes it first
     # claims the link for ``CLAIM_SECONDS``; the link then names the new game for good
     # (the new game's ``GameCreated`` names the old one, so the link is also in the logs).
 

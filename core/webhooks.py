@@ -1,4 +1,4 @@
-"""Webhooks (issue 22): a player's URLs that the workers POST its notices to.
+"""Webhooks: a player's URLs that the workers POST its notices to.
 
 A player registers up to ``MAX_PER_PLAYER`` URLs, each for some or all of the notice
 types of its inbox (``projections.inbox``, and ``chat``). Registering answers the

@@ -1,4 +1,4 @@
-"""Each player's inbox (issue 21): one stream of what concerns the player in any of its
+"""Each player's inbox: one stream of what concerns the player in any of its
 games, which ``GET /v1/players/me/stream`` sends over SSE, resumable by the stream's
 entry ids.
 

@@ -1,4 +1,4 @@
-"""How a game ends besides its rules, and its clocks (issue 22), as folded from the log.
+"""How a game ends besides its rules, and its clocks, as folded from the log.
 
 A game's lifecycle settings are chosen at creation and kept in its ``GameCreated``
 (``lifecycle``); a game stored before them has none, and keeps the old behaviour:

@@ -1,4 +1,4 @@
-"""Ratings (issue 21): Glicko-2 per kind, for rated games between players.
+"""Ratings: Glicko-2 per kind, for rated games between players.
 
 A read model like the others, with one difference: a rating depends on the order games
 were rated in, so ratings are folded from the ledger of finished games (one total order,

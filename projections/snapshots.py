@@ -15,7 +15,7 @@ import redis
 from projections.table import Table
 
 # Format 3: a table's pending undo no longer carries the version it was asked at.
-# Format 4: a table carries its lifecycle, clock, timer moves and the seats that left (issue 22).
+# Format 4: a table carries its lifecycle, clock, timer moves and the seats that left.
 FORMAT = b"4"
 
 # A snapshot of another format is unreadable, so any table replaces it.

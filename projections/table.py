@@ -7,7 +7,7 @@ platform events that the game never sees:
   and for a rematch the game it follows (``rematch_of``).
 * ``SeatTaken``: an open seat filled (by a player, when its ``player`` says); the game
   is active once no seat is open.
-* ``SeatClaimed``: a player now holds a seat that a seat token held (issue 21).
+* ``SeatClaimed``: a player now holds a seat that a seat token held.
 * ``ActionTaken``: the action a seat sent (the audit re-decides it); its events follow.
 * ``SeedRevealed``: the outcome and the revealed seed.
 * ``Rewound``: the state returns to that of an earlier version (undo); nothing is deleted.

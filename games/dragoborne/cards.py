@@ -156,7 +156,7 @@ DECKS: dict[str, dict[str, Any]] = {raw["key"]: raw for raw in _load("decks.json
 """The pool and decks of rules revision 1, as stored games were played with them."""
 
 REVISION_2 = _load("revision2.json")
-"""Rules revision 2's changes to the pool and the decks (issue 20): whole entries that replace
+"""Rules revision 2's changes to the pool and the decks: whole entries that replace
 revision 1's of the same key, so ``cards.json`` and ``decks.json`` stay what revision 1 plays."""
 CARDS_2: dict[str, Card] = CARDS | {raw["key"]: _card(raw) for raw in REVISION_2["cards"]}
 DECKS_2: dict[str, dict[str, Any]] = DECKS | {raw["key"]: raw for raw in REVISION_2["decks"]}

@@ -29,7 +29,7 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
     None when it cannot be paid. Keeps the rarest colours standing.
 
     Revision 1 only: the engine chose, and its choice could leave a later card unpayable
-    that another choice would have paid (issue 20); revision 2 lets the player choose
+    that another choice would have paid; revision 2 lets the player choose
     (``payments``)."""
     standing = _standing(side)
     if len(standing) < cost:

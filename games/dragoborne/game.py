@@ -83,7 +83,7 @@ class Dragoborne(GameBase):
         ),
     )
     rules_revision = 2
-    """Revision 2 (issue 20): the player chooses the resources and the die that pay a cost,
+    """Revision 2: the player chooses the resources and the die that pay a cost,
     a switch only moves creatures between forts that stand, and the pool of
     ``revision2.json``. A game of revision 1 plays exactly as before."""
     irreversible_types = frozenset(

@@ -58,7 +58,7 @@ def _ability_costs(state: State, seat: int, ability: Ability) -> list[dict[str, 
 
 def _switchable(state: State, seat: int, first: Creature, second: Creature) -> bool:
     """Two creatures on different forts trade places; from revision 2 only between forts
-    that stand, as a move or a summon only goes onto a standing fort (issue 20)."""
+    that stand, as a move or a summon only goes onto a standing fort."""
     if first.fort == second.fort:
         return False
     forts = state.sides[seat].forts

@@ -97,7 +97,7 @@ class State:
 
 
 Table = State
-"""The name ``State`` had until issue 18: fork events written before then name
+"""The name ``State`` had in earlier versions: fork events written by them name
 ``games.dragon_fortress.state:Table`` in their encoded state, and must still decode."""
 
 

@@ -76,7 +76,7 @@ class FortressRoyals(GameBase):
     min_players = 2
     max_players = 5
     rules_revision = 2
-    """Revision 2 (issue 20): every royal has "a rank of 0", so royals of any face are equal
+    """Revision 2: every royal has "a rank of 0", so royals of any face are equal
     ranks; a King taken from an attacker scores as one of the "other royals" (1 point)."""
     options: tuple[Option, ...] = (
         Option(

@@ -100,7 +100,7 @@ class FortressSiege(GameBase):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     rules_revision = 2
-    """Revision 2 (issue 20): "The attacking player must declare a target for each attacking
+    """Revision 2: "The attacking player must declare a target for each attacking
     character": one attack move sends every armed character its player declares."""
     options: tuple[Option, ...] = (
         Option(

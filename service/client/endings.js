@@ -1,4 +1,4 @@
-// The endings besides the rules' and the clocks (issue 22), in words: how a game ended
+// The endings besides the rules' and the clocks, in words: how a game ended
 // (resignation, abort, time, abandonment), the platform events that end it, the seats
 // that left, the moves the turn timer made, and each seat's clock as it runs in this
 // browser. Seat names come from the caller's `name(i)`; nothing here touches the page.

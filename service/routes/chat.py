@@ -1,4 +1,4 @@
-"""Table chat (issue 21): post to a game's seats or spectators channel, and read it back
+"""Table chat: post to a game's seats or spectators channel, and read it back
 (``core.chat`` says who may do which). Live, messages come over the game's event stream
 as ``event: chat`` (``service.routes.games.stream``) and on each seated player's stream."""
 

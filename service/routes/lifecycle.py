@@ -1,4 +1,4 @@
-"""Resign and abort (issue 22): the endings a seat asks for. No body is needed."""
+"""Resign and abort: the endings a seat asks for. No body is needed."""
 
 from __future__ import annotations
 

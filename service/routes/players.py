@@ -1,4 +1,4 @@
-"""Players (issue 21): register, the player itself, its key, its games, a public profile,
+"""Players: register, the player itself, its key, its games, a public profile,
 and its live stream."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rematch (issue 21): a seat of a finished game offers one, the others accept it."""
+"""Rematch: a seat of a finished game offers one, the others accept it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Webhooks (issue 22): a player's URLs for its notices, and their recent deliveries
+"""Webhooks: a player's URLs for its notices, and their recent deliveries
 (``core.webhooks`` says what may be registered; ``workers.webhooks`` sends)."""
 
 from __future__ import annotations
