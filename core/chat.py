@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.platform import Platform
 from core.webhooks import Webhooks
 from events.redis_store import RedisEventStore
@@ -99,15 +99,15 @@ def clean_text(text: str) -> str:
     """``text`` stripped, if it keeps ``TEXT_RULE``; ``invalid_request`` with the rule otherwise."""
     stripped = text.strip()
     if not stripped:
-        raise CommandError("invalid_request", "The message is empty.", rule=TEXT_RULE)
+        raise CommandError(Code.INVALID_REQUEST, "The message is empty.", rule=TEXT_RULE)
     if len(stripped) > MAX_TEXT:
         raise CommandError(
-            "invalid_request", f"The message is {len(stripped)} characters, over {MAX_TEXT}.", rule=TEXT_RULE
+            Code.INVALID_REQUEST, f"The message is {len(stripped)} characters, over {MAX_TEXT}.", rule=TEXT_RULE
         )
     bad = next((c for c in stripped if c != "\n" and unicodedata.category(c) == "Cc"), None)
     if bad is not None:
         raise CommandError(
-            "invalid_request", f"The message holds a control character (U+{ord(bad):04X}).", rule=TEXT_RULE
+            Code.INVALID_REQUEST, f"The message holds a control character (U+{ord(bad):04X}).", rule=TEXT_RULE
         )
     return stripped
 
@@ -134,10 +134,10 @@ def channels_asked(table: Table, seat: int | None, channel: str | None) -> tuple
     if channel is None:
         return allowed
     if channel not in CHANNELS:
-        raise CommandError("invalid_request", "channel must be seats or spectators.")
+        raise CommandError(Code.INVALID_REQUEST, "channel must be seats or spectators.")
     if channel not in allowed:
         raise CommandError(
-            "forbidden", "The spectators' channel opens to the seats once the game is finished.", channel=channel
+            Code.FORBIDDEN, "The spectators' channel opens to the seats once the game is finished.", channel=channel
         )
     return (channel,)
 
@@ -149,19 +149,19 @@ def author_of(table: Table, channel: str, seat: int | None, player: dict[str, An
         if seat is None:
             if player is not None:
                 raise CommandError(
-                    "not_your_seat",
+                    Code.NOT_YOUR_SEAT,
                     "Your player holds no seat in this game: players watching post on the spectators channel.",
                 )
-            raise CommandError("unauthorized", "Only the seats post on the seats channel; send a seat token.")
+            raise CommandError(Code.UNAUTHORIZED, "Only the seats post on the seats channel; send a seat token.")
         held = table.seats[seat]
         return Author(seat, held.name or f"seat {seat}", held.player)
     if channel == SPECTATORS:
         if seat is not None:
-            raise CommandError("forbidden", "A seat posts on the seats channel, not the spectators'.")
+            raise CommandError(Code.FORBIDDEN, "A seat posts on the seats channel, not the spectators'.")
         if player is None:
-            raise CommandError("unauthorized", "Anonymous spectators cannot post; send your player key.")
+            raise CommandError(Code.UNAUTHORIZED, "Anonymous spectators cannot post; send your player key.")
         return Author(None, str(player["name"]), str(player["id"]))
-    raise CommandError("invalid_request", "channel must be seats or spectators.")
+    raise CommandError(Code.INVALID_REQUEST, "channel must be seats or spectators.")
 
 
 def entry_time(entry_id: str) -> str:
@@ -172,7 +172,9 @@ def entry_time(entry_id: str) -> str:
 
 def check_cursor(after: str) -> str:
     if CURSOR.fullmatch(after) is None:
-        raise CommandError("invalid_request", "after must be a chat message id (digits-digits), or 0 for the oldest.")
+        raise CommandError(
+            Code.INVALID_REQUEST, "after must be a chat message id (digits-digits), or 0 for the oldest."
+        )
     return after
 
 
@@ -208,7 +210,7 @@ class Chat:
         if not int(done):
             seconds = max(1, math.ceil(int(value) / 1000))
             raise CommandError(
-                "rate_limited",
+                Code.RATE_LIMITED,
                 f"At most {RATE_LIMIT} messages in {RATE_WINDOW_SECONDS} s in a game; wait {seconds} s.",
                 retry_after=seconds,
             )
@@ -286,7 +288,7 @@ def checked_export(messages: Any) -> list[dict[str, Any]]:
     """An export's chat, each message as ``Chat.export`` writes it, in increasing ids;
     ``invalid_request`` naming the first that is not."""
     if not isinstance(messages, list):
-        raise CommandError("invalid_request", "The header's chat must be a list of messages.")
+        raise CommandError(Code.INVALID_REQUEST, "The header's chat must be a list of messages.")
     out: list[dict[str, Any]] = []
     previous = (0, 0)
     for index, message in enumerate(messages):
@@ -297,7 +299,7 @@ def checked_export(messages: Any) -> list[dict[str, Any]]:
                 problem = "its id is not after the one before"
             previous = (ms, seq)
         if problem is not None:
-            raise CommandError("invalid_request", f"The header's chat message {index + 1}: {problem}.")
+            raise CommandError(Code.INVALID_REQUEST, f"The header's chat message {index + 1}: {problem}.")
         out.append(message)
     return out
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.vault import Secrets
 from events.envelope import Envelope, NewEvent
 from events.ledger import Ledger
@@ -81,14 +81,14 @@ class Commands:
             table = self.tables.load(game_id)
         except LogDamaged as damage:
             raise CommandError(
-                "log_damaged",
+                Code.LOG_DAMAGED,
                 f"Game {game_id}'s log ends at version {damage.version} but was appended up to version "
                 f"{damage.head_version}: events are missing. Nothing is served from it until the operator restores it.",
                 version=damage.version,
                 head_version=damage.head_version,
             ) from None
         if table is None:
-            raise CommandError("not_found", f"There is no game '{game_id}'.")
+            raise CommandError(Code.NOT_FOUND, f"There is no game '{game_id}'.")
         return table
 
     def act(
@@ -141,21 +141,21 @@ class Commands:
         them, or the refusal. The platform checks only what is its own (the game's
         status, the client's version); the game's ``decision`` checks the action."""
         if table.status == "finished":
-            raise CommandError("game_over", "The game is over.", version=table.version)
+            raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
         if table.status == "open":
-            raise CommandError("game_not_started", "The game starts when every seat is taken.")
+            raise CommandError(Code.GAME_NOT_STARTED, "The game starts when every seat is taken.")
         if expected_version != table.version:
             raise CommandError(
-                "stale_version",
+                Code.STALE_VERSION,
                 f"The game is at version {table.version}, not {expected_version}; reload and try again.",
                 version=table.version,
             )
         if actor == "human" and 0 <= seat < len(table.seats) and table.seats[seat].left is not None:
             raise CommandError(
-                "seat_left", f"Seat {seat + 1} has left the game ({table.seats[seat].left}): a bot makes its moves."
+                Code.SEAT_LEFT, f"Seat {seat + 1} has left the game ({table.seats[seat].left}): a bot makes its moves."
             )
         if table.clock is not None and seat in table.to_act() and table.clock.left(seat, self.now_ms()) <= 0:
-            raise CommandError("out_of_time", f"Seat {seat + 1}'s clock has run out.", seat=seat)
+            raise CommandError(Code.OUT_OF_TIME, f"Seat {seat + 1}'s clock has run out.", seat=seat)
         game = table.game
         rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
         try:
@@ -164,13 +164,13 @@ class Commands:
             # The game's own refusal reaches the client as the game gave it: a code of the
             # platform's set (not_your_turn, game_over) as itself, any other as an illegal
             # action naming the game's code, always with the game's sentence.
-            if error.code == "not_your_turn":
+            if error.code == Code.NOT_YOUR_TURN:
                 raise CommandError(error.code, error.reason, to_act=sorted(table.to_act())) from None
             if error.code in GAME_CODES:
                 raise CommandError(error.code, error.reason) from None
-            extra = {} if error.code == "illegal_action" else {"rule": error.code}
+            extra = {} if error.code == Code.ILLEGAL_ACTION else {"rule": error.code}
             raise CommandError(
-                "illegal_action", error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
+                Code.ILLEGAL_ACTION, error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
             ) from None
         events = [NewEvent("ActionTaken", {"action": dict(action), **draws_record(rng)}, seat, actor)]
         events += [new_event(e, actor) for e in decided.events]
@@ -209,7 +209,7 @@ class Commands:
             )
         except VersionConflict as conflict:
             raise CommandError(
-                "stale_version", conflict_detail.format(conflict.current), version=conflict.current
+                Code.STALE_VERSION, conflict_detail.format(conflict.current), version=conflict.current
             ) from None
         except CommandReused:
             raise _key_reused() from None
@@ -254,12 +254,12 @@ def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
 
 
 # The refusals a game may give with a code of the platform's own.
-GAME_CODES = frozenset({"not_your_turn", "game_over"})
+GAME_CODES = frozenset({Code.NOT_YOUR_TURN, Code.GAME_OVER})
 
 
 def _key_reused() -> CommandError:
     return CommandError(
-        "idempotency_key_reused",
+        Code.IDEMPOTENCY_KEY_REUSED,
         "This Idempotency-Key was already used for a different action or version; "
         "send a new key for a new action (a retry must repeat the first request exactly).",
     )
@@ -292,7 +292,7 @@ def confirm(replicated: bool) -> None:
     out tokens only once) is answered as written on the master."""
     if not replicated:
         raise CommandError(
-            "unavailable",
+            Code.UNAVAILABLE,
             "The change was written, but no replica confirmed its copy in time, so it is not acknowledged: "
             "send the same request again with the same Idempotency-Key to learn whether it stands.",
         )

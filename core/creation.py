@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.commands import Commands, Created, confirm, draws_record, new_event, new_game_id, seal
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.lifecycle import check_lifecycle
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
@@ -67,7 +67,7 @@ class Creation(Commands):
         while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
             if record["fingerprint"] != fingerprint:
                 raise CommandError(
-                    "idempotency_key_reused",
+                    Code.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used for a different request; use a new key for a new game.",
                 )
             if record["game"] is not None:
@@ -76,7 +76,7 @@ class Creation(Commands):
                 confirm(earlier is None or earlier.replicated)
                 return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
             if time.monotonic() > deadline:
-                raise CommandError("request_in_progress", "A request with this Idempotency-Key is still running.")
+                raise CommandError(Code.REQUEST_IN_PROGRESS, "A request with this Idempotency-Key is still running.")
             time.sleep(0.05)  # the first request with this key is creating the game
         try:
             created = self._create_game(
@@ -116,11 +116,11 @@ class Creation(Commands):
         game = registry.get(kind)
         if game is None:
             known = ", ".join(registry.keys())
-            raise CommandError("unknown_kind", f"There is no game kind '{kind}'. Known kinds: {known}.")
+            raise CommandError(Code.UNKNOWN_KIND, f"There is no game kind '{kind}'. Known kinds: {known}.")
         seats = check_players(players)
         if rated and any(not (s.get("player") or s["open"]) for s in seats):
             raise CommandError(
-                "invalid_request",
+                Code.INVALID_REQUEST,
                 "A rated game is between players: every seat is 'me', open or reserved for a player "
                 "(bots and seats by name carry no rating).",
             )
@@ -128,7 +128,7 @@ class Creation(Commands):
             checked = game.validate_options(options, len(seats))
         except InvalidOptions as error:
             raise CommandError(
-                "invalid_options",
+                Code.INVALID_OPTIONS,
                 "The game cannot start: " + "; ".join(error.problems) + ".",
                 problems=error.problems,
             ) from None
@@ -201,20 +201,22 @@ class Creation(Commands):
         only the caller who held (``held``) that seat of the game rematched."""
         table = self.load(game_id)
         if not 0 <= seat < len(table.seats):
-            raise CommandError("not_found", f"Game {game_id} has no seat {seat}.")
+            raise CommandError(Code.NOT_FOUND, f"Game {game_id} has no seat {seat}.")
         wanted = table.seats[seat]
         if table.status == "finished":
-            raise CommandError("game_over", "The game is over (aborted before it started).", version=table.version)
+            raise CommandError(Code.GAME_OVER, "The game is over (aborted before it started).", version=table.version)
         if not wanted.open:
-            raise CommandError("seat_taken", f"Seat {seat} is not open.")
+            raise CommandError(Code.SEAT_TAKEN, f"Seat {seat} is not open.")
         if table.rated and player is None:
-            raise CommandError("not_your_seat", "A rated game seats players only: join with your player key.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "A rated game seats players only: join with your player key.")
         if wanted.reserved_for is not None and (player is None or player["id"] != wanted.reserved_for):
-            raise CommandError("not_your_seat", f"Seat {seat} is reserved for another player.")
+            raise CommandError(Code.NOT_YOUR_SEAT, f"Seat {seat} is reserved for another player.")
         if wanted.rematch_seat is not None and (player is not None or held != wanted.rematch_seat):
-            raise CommandError("not_your_seat", f"Seat {seat} is kept for the holder of the game rematched.")
+            raise CommandError(Code.NOT_YOUR_SEAT, f"Seat {seat} is kept for the holder of the game rematched.")
         if wanted.invite and (invite is None or self.vault.owner(invite) != (game_id, seat)):
-            raise CommandError("not_your_seat", f"Seat {seat} opens only with its invite code (used once; it lapses).")
+            raise CommandError(
+                Code.NOT_YOUR_SEAT, f"Seat {seat} opens only with its invite code (used once; it lapses)."
+            )
         data: dict[str, Any] = {"seat": seat, "name": check_name(name if player is None else player["name"])}
         if player is not None:
             self._not_seated(table, player)
@@ -227,7 +229,7 @@ class Creation(Commands):
                 prev_hash=table.head_hash,
             )
         except VersionConflict:
-            raise CommandError("seat_taken", f"Seat {seat} was taken by someone else; try another.") from None
+            raise CommandError(Code.SEAT_TAKEN, f"Seat {seat} was taken by someone else; try another.") from None
         if wanted.invite:
             self.vault.revoke(game_id, seat)  # the code served once
         token = self.vault.issue_token(game_id, seat) if player is None else None
@@ -241,17 +243,17 @@ class Creation(Commands):
         final head is on the ledger."""
         table = self.load(game_id)
         if self.vault.owner(token) != (game_id, seat):
-            raise CommandError("not_your_seat", f"That token does not act for seat {seat} of game {game_id}.")
+            raise CommandError(Code.NOT_YOUR_SEAT, f"That token does not act for seat {seat} of game {game_id}.")
         if table.status == "finished":
-            raise CommandError("game_over", "The game is over: its seats can no longer be claimed.")
+            raise CommandError(Code.GAME_OVER, "The game is over: its seats can no longer be claimed.")
         if table.seats[seat].player is not None:
-            raise CommandError("seat_taken", f"Seat {seat} is already held by a player.")
+            raise CommandError(Code.SEAT_TAKEN, f"Seat {seat} is already held by a player.")
         self._not_seated(table, player)
         event = NewEvent("SeatClaimed", {"seat": seat, "player": player["id"]}, seat, "human")
         try:
             result = self.store.append(game_id, self._sealed(table, [event]), table.version, prev_hash=table.head_hash)
         except VersionConflict:
-            raise CommandError("stale_version", "The game moved on while claiming; try again.") from None
+            raise CommandError(Code.STALE_VERSION, "The game moved on while claiming; try again.") from None
         self.vault.revoke(game_id, seat)
         return self.tables.advance(table, list(result.envelopes))
 
@@ -265,7 +267,7 @@ class Creation(Commands):
         token (asked again, a new one: the first answer may have been lost)."""
         old = self.load(game_id)
         if old.status != "finished":
-            raise CommandError("game_in_play", "A rematch can be offered only once the game is over.")
+            raise CommandError(Code.GAME_IN_PLAY, "A rematch can be offered only once the game is over.")
         rematch_id = self._rematch_game(old)
         new_seat = (seat - 1) % len(old.seats)
         table = self.load(rematch_id)
@@ -289,7 +291,7 @@ class Creation(Commands):
             if link is None and self.vault.claim_rematch(old.game_id):
                 break
             if time.monotonic() > deadline:
-                raise CommandError("request_in_progress", "The rematch is being made; ask again in a moment.")
+                raise CommandError(Code.REQUEST_IN_PROGRESS, "The rematch is being made; ask again in a moment.")
             time.sleep(0.05)
         try:
             created = self.create_game(
@@ -312,26 +314,26 @@ class Creation(Commands):
     def _not_seated(table: Table, player: Mapping[str, Any]) -> None:
         held = [i for i, s in enumerate(table.seats) if s.player == player["id"]]
         if held:
-            raise CommandError("already_seated", f"You already hold seat {held[0]} of this game.", seat=held[0])
+            raise CommandError(Code.ALREADY_SEATED, f"You already hold seat {held[0]} of this game.", seat=held[0])
 
 
 def check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise CommandError("invalid_request", "A player's name must be a non-empty string.")
+        raise CommandError(Code.INVALID_REQUEST, "A player's name must be a non-empty string.")
     if len(name) > MAX_NAME or any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
         raise CommandError(
-            "invalid_request", f"A player's name has at most {MAX_NAME} characters and no control characters."
+            Code.INVALID_REQUEST, f"A player's name has at most {MAX_NAME} characters and no control characters."
         )
     return name.strip()
 
 
 def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if not isinstance(players, Sequence) or not players:
-        raise CommandError("invalid_request", "A game needs a list of players.")
+        raise CommandError(Code.INVALID_REQUEST, "A game needs a list of players.")
     seats: list[dict[str, Any]] = []
     for index, player in enumerate(players):
         if not isinstance(player, Mapping):
-            raise CommandError("invalid_request", f"Player {index} must be an object.")
+            raise CommandError(Code.INVALID_REQUEST, f"Player {index} must be an object.")
         if player.get("open"):
             seat_: dict[str, Any] = {"name": None, "bot": None, "open": True}
             if player.get("reserved_for"):  # a player's id (resolved by the API)
@@ -345,7 +347,7 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         bot = player.get("bot")
         if bot is not None and bot not in BOT_LEVELS:
             raise CommandError(
-                "invalid_request", f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
+                Code.INVALID_REQUEST, f"Player {index}: bot must be one of {', '.join(BOT_LEVELS)} or null."
             )
         name = player.get("name") or (f"{bot.capitalize()} bot {index + 1}" if bot else None)  # as people count: from 1
         seat = {"name": check_name(name), "bot": bot, "open": False}
@@ -354,7 +356,7 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         seats.append(seat)
     held = [seat["player"] for seat in seats if "player" in seat]
     if len(held) != len(set(held)):
-        raise CommandError("already_seated", "A player holds at most one seat of a game.")
+        raise CommandError(Code.ALREADY_SEATED, "A player holds at most one seat of a game.")
     return seats
 
 

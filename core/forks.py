@@ -9,7 +9,7 @@ from typing import Any
 
 from core.commands import Commands, Created, new_game_id, seal
 from core.creation import check_players
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.envelope import NewEvent
 from games.codec import encode
 from games.rng import commitment, derive_rng
@@ -29,15 +29,15 @@ class Forks(Commands):
         card hidden from it re-dealt from a fresh seed."""
         table = self.load(game_id)
         if not 1 <= at_version <= table.version:
-            raise CommandError("invalid_request", f"at_version must be between 1 and {table.version}.")
+            raise CommandError(Code.INVALID_REQUEST, f"at_version must be between 1 and {table.version}.")
         past = self.tables.at(game_id, at_version)
         if past is None or past.state is None:
-            raise CommandError("invalid_request", f"Version {at_version} is before the deal.")
+            raise CommandError(Code.INVALID_REQUEST, f"Version {at_version} is before the deal.")
         around = self.store.read(game_id, after=at_version - 1, limit=2)
         if not between_commands(around[1].type if len(around) == 2 else None):
             # Inside a command (the deal, an action's effects) the state is half-made: a
             # game forked there may have nobody to act, ever.
-            raise CommandError("invalid_request", f"Version {at_version} is in the middle of a command.")
+            raise CommandError(Code.INVALID_REQUEST, f"Version {at_version} is in the middle of a command.")
         game = table.game
         seed = secrets.token_hex(32)
         if table.status == "finished":
@@ -45,15 +45,15 @@ class Forks(Commands):
             exact = True
         else:
             if seat is None:
-                raise CommandError("not_your_seat", "A game in play forks only from a seat's point of view.")
+                raise CommandError(Code.NOT_YOUR_SEAT, "A game in play forks only from a seat's point of view.")
             state = game.determinize(past.state, seat, derive_rng(seed, 0, recipe=1))
             exact = False
         if game.outcome(state) is not None:
-            raise CommandError("game_over", f"The game was already over at version {at_version}.")
+            raise CommandError(Code.GAME_OVER, f"The game was already over at version {at_version}.")
         source = players if players is not None else [s.as_json() for s in table.seats]
         seats = check_players(source)
         if len(seats) != len(table.seats):
-            raise CommandError("invalid_request", f"A fork keeps the {len(table.seats)} seats of its game.")
+            raise CommandError(Code.INVALID_REQUEST, f"A fork keeps the {len(table.seats)} seats of its game.")
         fork_id = new_game_id()
         envelope = around[0]
         first = NewEvent(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 
 
 class LongJobs(Protocol):
@@ -33,7 +33,7 @@ class NoJobs:
     """A platform with no job runner wired: long work is refused, clearly."""
 
     def _refuse(self) -> CommandError:
-        return CommandError("unavailable", "No job runner is configured for this service; long work cannot start.")
+        return CommandError(Code.UNAVAILABLE, "No job runner is configured for this service; long work cannot start.")
 
     def enqueue(self, kind: str, *args: Any, owner: str | None = None) -> str:
         raise self._refuse()

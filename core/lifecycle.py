@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.commands import Acted, Commands
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.envelope import NewEvent
 from projections.lifecycle import ON_LEAVE, final_outcome, leaving_reason, ms
 from projections.table import Table
@@ -37,7 +37,7 @@ class Lifecycle(Commands):
         try:
             return super().act(game_id, seat, action, expected_version, command_id, actor)
         except CommandError as error:
-            if error.code == "out_of_time":
+            if error.code == Code.OUT_OF_TIME:
                 self.flag(game_id, seat)
             raise
 
@@ -53,10 +53,10 @@ class Lifecycle(Commands):
         moved once. ``seat`` None: the scheduler (open seats expired)."""
         table = self.load(game_id)
         if table.status == "finished":
-            raise CommandError("game_over", "The game is over.", version=table.version)
+            raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
         if not table.may_abort():
             raise CommandError(
-                "game_in_play",
+                Code.GAME_IN_PLAY,
                 "Every seat has moved: the game can no longer be aborted (a seat may resign).",
             )
         why = reason or (f"Aborted by seat {seat + 1}." if seat is not None else "Aborted.")
@@ -79,7 +79,7 @@ class Lifecycle(Commands):
         try:
             self.abort(game_id, None, "Aborted: its open seats were not taken in time.")
         except CommandError as error:
-            if error.code in ("stale_version", "game_over"):
+            if error.code in (Code.STALE_VERSION, Code.GAME_OVER):
                 return "moved on"
             raise
         return "aborted"
@@ -95,7 +95,7 @@ class Lifecycle(Commands):
         try:
             self._leave(table, seat, "FlagFell", "time", {"seat": seat}, actor="system")
         except CommandError as error:
-            if error.code in ("stale_version", "game_over"):
+            if error.code in (Code.STALE_VERSION, Code.GAME_OVER):
                 return "moved on"
             raise
         return "flag fell"
@@ -121,18 +121,18 @@ class Lifecycle(Commands):
         try:
             self._leave(table, seat, "Abandoned", "abandonment", {"seat": seat, "timeouts": table.idle[seat]}, "system")
         except CommandError as error:
-            if error.code in ("stale_version", "game_over"):
+            if error.code in (Code.STALE_VERSION, Code.GAME_OVER):
                 return "moved on"
             raise
         return "abandoned"
 
     def _playing(self, table: Table, seat: int, what: str) -> None:
         if table.status == "finished":
-            raise CommandError("game_over", "The game is over.", version=table.version)
+            raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
         if table.status == "open":
-            raise CommandError("game_not_started", f"The game has not started: abort it rather than {what}.")
+            raise CommandError(Code.GAME_NOT_STARTED, f"The game has not started: abort it rather than {what}.")
         if table.seats[seat].left is not None:
-            raise CommandError("seat_left", f"Seat {seat + 1} has already left the game ({table.seats[seat].left}).")
+            raise CommandError(Code.SEAT_LEFT, f"Seat {seat + 1} has already left the game ({table.seats[seat].left}).")
 
     def _leave(self, table: Table, seat: int, event: str, ending: str, data: dict[str, Any], actor: str) -> Acted:
         events = [NewEvent(event, data, seat, actor)]
@@ -156,10 +156,10 @@ def check_lifecycle(
 ) -> None:
     """Refuse settings that cannot hold (the schema checks types and ranges)."""
     if clock is not None and turn_seconds:
-        raise CommandError("invalid_request", "A game has a clock or a per-turn limit, not both.")
+        raise CommandError(Code.INVALID_REQUEST, "A game has a clock or a per-turn limit, not both.")
     if on_leave not in ON_LEAVE:
-        raise CommandError("invalid_request", f"on_leave must be one of {', '.join(ON_LEAVE)}.")
+        raise CommandError(Code.INVALID_REQUEST, f"on_leave must be one of {', '.join(ON_LEAVE)}.")
     if clock is not None and (int(clock["initial"]) <= 0 or int(clock["increment"]) < 0):
-        raise CommandError("invalid_request", "A clock needs a positive initial time and an increment of 0 or more.")
+        raise CommandError(Code.INVALID_REQUEST, "A clock needs a positive initial time and an increment of 0 or more.")
     if open_seconds is not None and open_seconds <= 0:
-        raise CommandError("invalid_request", "open_seconds must be positive.")
+        raise CommandError(Code.INVALID_REQUEST, "open_seconds must be positive.")

@@ -21,7 +21,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.keys import group
 from events.store import stamp
 
@@ -81,14 +81,14 @@ class Players:
         """A new player and its key (shown this once). ``invalid_request`` for a name
         outside the rule, ``name_taken`` for one already registered in any case."""
         if not isinstance(name, str) or NAME.fullmatch(name) is None:
-            raise CommandError("invalid_request", NAME_RULE, rule=NAME_RULE)
+            raise CommandError(Code.INVALID_REQUEST, NAME_RULE, rule=NAME_RULE)
         player_id = "pl_" + secrets.token_urlsafe(9).replace("-", "x")
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         created = stamp(now or datetime.now(UTC))
         record = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
         keys = [self._name_key(name), self._player_key(player_id), self._key_key(digest(key))]
         if not self._register(keys=keys, args=[player_id, json.dumps(record)]):
-            raise CommandError("name_taken", f"The name '{name}' is taken (names differ by more than their case).")
+            raise CommandError(Code.NAME_TAKEN, f"The name '{name}' is taken (names differ by more than their case).")
         return public(record), key
 
     def authenticate(self, key: str) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from core.chat import Chat, checked_export
 from core.commands import new_game_id
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.platform import Platform
 from events.envelope import Envelope, verify_chain
 from events.ledger import verify_entries
@@ -33,7 +33,7 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
     """The view at ``version``: the caller's, the spectator's, or every seat's once over."""
     table = platform.handler.load(game_id)
     if not 1 <= version <= table.version:
-        raise CommandError("not_found", f"Game {game_id} has versions 1 to {table.version}.")
+        raise CommandError(Code.NOT_FOUND, f"Game {game_id} has versions 1 to {table.version}.")
     past = platform.tables.at(game_id, version)
     assert past is not None
     out: dict[str, Any] = {
@@ -58,7 +58,7 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
     envelopes = platform.store.read(game_id, limit=table.version)
     if len(envelopes) != table.version:
         raise CommandError(
-            "log_damaged",
+            Code.LOG_DAMAGED,
             f"Game {game_id}'s log holds {len(envelopes)} events but the game is at version {table.version}: "
             "events are missing. Nothing is served from it until the operator restores it.",
             version=len(envelopes),
@@ -110,7 +110,7 @@ def render_replay(
 def audit_game(platform: Platform, game_id: str, progress: Progress | None = None) -> AuditReport:
     entries = platform.store.read_raw(game_id)
     if not entries and platform.store.last_version(game_id) == 0:
-        raise CommandError("not_found", f"There is no game '{game_id}'.")
+        raise CommandError(Code.NOT_FOUND, f"There is no game '{game_id}'.")
     snapshot = platform.snapshots.get(game_id)
     report = audit_entries(game_id, entries, seed=platform.vault.seed(game_id), snapshot=snapshot, progress=progress)
     if not entries:
@@ -223,22 +223,22 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
     naming its first bad version."""
     rows = [line for line in (raw.strip() for raw in lines) if line]
     if not rows:
-        raise CommandError("invalid_request", "The file is empty.")
+        raise CommandError(Code.INVALID_REQUEST, "The file is empty.")
     try:
         header = json.loads(rows[0])
     except ValueError:
-        raise CommandError("invalid_request", "The first line is not an export header.") from None
+        raise CommandError(Code.INVALID_REQUEST, "The first line is not an export header.") from None
     if header.get("format") != EXPORT_FORMAT:
-        raise CommandError("invalid_request", f"The first line must be a {EXPORT_FORMAT} header.")
+        raise CommandError(Code.INVALID_REQUEST, f"The first line must be a {EXPORT_FORMAT} header.")
     if not isinstance(header.get("seed"), (str, type(None))):
-        raise CommandError("invalid_request", "The header's seed must be a string.")
+        raise CommandError(Code.INVALID_REQUEST, "The header's seed must be a string.")
     chat = checked_export(header.get("chat", []))
     entries = [(index, text) for index, text in enumerate(rows[1:], start=1)]
     original = str(header.get("game", ""))
     report = audit_entries(original, entries, seed=header.get("seed"))
     if not report.ok:
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             f"The log fails its audit at version {report.first_bad_version}: {report.reason}.",
             first_bad_version=report.first_bad_version,
         )
@@ -273,7 +273,7 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
         not isinstance(head, dict) or (head.get("version"), head.get("hash")) != (last.version, last.hash)
     ):
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             f"The log ends at version {last.version} but its header names another head: "
             "events are missing or were rewritten.",
             first_bad_version=last.version + 1
@@ -283,7 +283,7 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
     ours = platform.ledger.of(original)
     if ours is not None and (ours["version"], ours["hash"]) != (last.version, last.hash):
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             f"This server's ledger holds game {original} ending at version {ours['version']} with another head: "
             "the log was rewritten.",
             first_bad_version=min(ours["version"], last.version),
@@ -293,12 +293,12 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
         return False
     fields = ("index", "game", "kind", "version", "hash", "at", "prev", "entry_hash")
     if not isinstance(claimed, dict) or any(name not in claimed for name in fields):
-        raise CommandError("invalid_request", "The header's ledger entry lacks fields: " + ", ".join(fields) + ".")
+        raise CommandError(Code.INVALID_REQUEST, "The header's ledger entry lacks fields: " + ", ".join(fields) + ".")
     if verify_entries([claimed], str(claimed["prev"]), claimed["index"] if isinstance(claimed["index"], int) else 0):
-        raise CommandError("invalid_request", "The header's ledger entry does not match its own hash.")
+        raise CommandError(Code.INVALID_REQUEST, "The header's ledger entry does not match its own hash.")
     if claimed["game"] != original or (claimed["version"], claimed["hash"]) != (last.version, last.hash):
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             f"The log's final head (version {last.version}) is not the one the ledger entry it claims holds.",
             first_bad_version=min(int(claimed["version"]), last.version)
             if isinstance(claimed["version"], int)
@@ -312,7 +312,7 @@ def verify_seed(platform: Platform, game_id: str) -> dict[str, Any]:
     table = platform.handler.load(game_id)
     if table.status != "finished" or table.seed is None:
         raise CommandError(
-            "game_not_started" if table.status == "open" else "invalid_request",
+            Code.GAME_NOT_STARTED if table.status == "open" else Code.INVALID_REQUEST,
             "The seed is revealed only when the game ends.",
         )
     report = audit_entries(game_id, platform.store.read_raw(game_id))

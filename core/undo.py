@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from core.commands import Acted, Commands
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.envelope import NewEvent
 from events.store import stamp
 from games.base import GameEvent
@@ -22,7 +22,7 @@ class Undo(Commands):
         table = self.load(game_id)
         self._check_undo_target(table, to_version)
         if table.undo is not None and stamp(now) < table.undo.expires_at:
-            raise CommandError("undo_pending", "Another undo request is waiting for answers.")
+            raise CommandError(Code.UNDO_PENDING, "Another undo request is waiting for answers.")
         request_id = secrets.token_urlsafe(6)
         agreed = {seat} | {i for i, s in enumerate(table.seats) if s.bot}
         events = [
@@ -46,11 +46,11 @@ class Undo(Commands):
         table = self.load(game_id)
         request = table.undo
         if request is None or request.id != request_id:
-            raise CommandError("not_found", "There is no such pending undo request (an action since clears it).")
+            raise CommandError(Code.NOT_FOUND, "There is no such pending undo request (an action since clears it).")
         if stamp(now) >= request.expires_at:
-            raise CommandError("undo_expired", "That undo request has expired.")
+            raise CommandError(Code.UNDO_EXPIRED, "That undo request has expired.")
         if seat in request.accepted:
-            raise CommandError("invalid_request", "Your seat has already agreed to this undo.")
+            raise CommandError(Code.INVALID_REQUEST, "Your seat has already agreed to this undo.")
         events = [NewEvent("UndoAnswered", {"id": request_id, "accept": accept}, seat, "human")]
         if accept and request.accepted | {seat} >= set(range(len(table.seats))):
             self._check_undo_target(table, request.to_version)
@@ -86,10 +86,11 @@ class Undo(Commands):
     def _check_undo_target(self, table: Table, to_version: int) -> None:
         if table.status != "active":
             raise CommandError(
-                "game_over" if table.status == "finished" else "game_not_started", "Only a game in play can be undone."
+                Code.GAME_OVER if table.status == "finished" else Code.GAME_NOT_STARTED,
+                "Only a game in play can be undone.",
             )
         if not 1 <= to_version < table.version:
-            raise CommandError("invalid_request", f"to_version must be between 1 and {table.version - 1}.")
+            raise CommandError(Code.INVALID_REQUEST, f"to_version must be between 1 and {table.version - 1}.")
         later = self.store.read(table.game_id, after=to_version)
         game = table.game
         for envelope in later:
@@ -97,10 +98,10 @@ class Undo(Commands):
                 continue
             if game.irreversible(GameEvent(envelope.type, envelope.data, envelope.seat)):
                 raise CommandError(
-                    "irreversible",
+                    Code.IRREVERSIBLE,
                     f"Undo cannot cross the {envelope.type} at version {envelope.version}: it revealed or drew cards.",
                     irreversible_version=envelope.version,
                     irreversible_type=envelope.type,
                 )
         if not between_commands(later[0].type):
-            raise CommandError("invalid_request", f"Version {to_version} is in the middle of a command.")
+            raise CommandError(Code.INVALID_REQUEST, f"Version {to_version} is in the middle of a command.")

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from core.config import HOST_NAME
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.keys import group
 from events.store import stamp_ms
 
@@ -281,7 +281,7 @@ class Target:
         the rule saying what is wrong otherwise."""
 
         def refuse(why: str) -> CommandError:
-            return CommandError("invalid_request", f"The webhook URL {why}.", rule=URL_RULE)
+            return CommandError(Code.INVALID_REQUEST, f"The webhook URL {why}.", rule=URL_RULE)
 
         if not isinstance(url, str) or not url:
             raise refuse("is missing")
@@ -519,7 +519,7 @@ class Webhooks:
         target = Target.parse(url, self.allow)
         chosen = list(EVENTS) if events is None else list(events)
         if not chosen or len(set(chosen)) != len(chosen) or any(e not in EVENTS for e in chosen):
-            raise CommandError("invalid_request", EVENTS_RULE, rule=EVENTS_RULE)
+            raise CommandError(Code.INVALID_REQUEST, EVENTS_RULE, rule=EVENTS_RULE)
         webhook_id = "wh_" + secrets.token_urlsafe(12).replace("-", "x").replace("_", "y")
         record = {
             "id": webhook_id,
@@ -531,7 +531,7 @@ class Webhooks:
         }
         keys = [self._player_key(player_id), self._hook_key(webhook_id)]
         if not self._register(keys=keys, args=[webhook_id, json.dumps(record), MAX_PER_PLAYER]):
-            raise CommandError("invalid_request", CAP_RULE, rule=CAP_RULE)
+            raise CommandError(Code.INVALID_REQUEST, CAP_RULE, rule=CAP_RULE)
         return shown(record) | {"secret": record["secret"]}
 
     def hook(self, webhook_id: str) -> dict[str, Any] | None:
@@ -549,14 +549,14 @@ class Webhooks:
         """The player's webhook ``webhook_id``; ``not_found`` when it is not the player's."""
         record = self.hook(webhook_id) if self.redis.sismember(self._player_key(player_id), webhook_id) else None
         if record is None or record.get("player") != player_id:
-            raise CommandError("not_found", f"You have no webhook '{webhook_id}'.")
+            raise CommandError(Code.NOT_FOUND, f"You have no webhook '{webhook_id}'.")
         return record
 
     def delete(self, player_id: str, webhook_id: str) -> None:
         """Remove the player's webhook and its deliveries (those not sent are not sent)."""
         keys = [self._player_key(player_id), self._hook_key(webhook_id), self._recent_key(webhook_id), self._open_key]
         if not self._delete(keys=keys, args=[webhook_id, f"{self.base}:d:"]):
-            raise CommandError("not_found", f"You have no webhook '{webhook_id}'.")
+            raise CommandError(Code.NOT_FOUND, f"You have no webhook '{webhook_id}'.")
 
     def delete_all(self, player_id: str) -> int:
         """Remove every webhook of the player (its key revoked: it is told nothing more)."""

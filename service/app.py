@@ -8,17 +8,17 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from core.config import Config
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.platform import Platform
 from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
 
 HTTP_CODES = {
-    400: "bad_request",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
+    400: Code.BAD_REQUEST,
+    404: Code.NOT_FOUND,
+    405: Code.METHOD_NOT_ALLOWED,
+    413: Code.PAYLOAD_TOO_LARGE,
+    415: Code.UNSUPPORTED_MEDIA_TYPE,
 }
 
 
@@ -31,7 +31,7 @@ def _check_query(rule: str) -> None:
         extra, known = found
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise CommandError(
-            "bad_request",
+            Code.BAD_REQUEST,
             f"Unknown query parameter{'s' if len(extra) > 1 else ''}: {', '.join(extra)}. This route takes {takes}.",
             unknown_parameters=extra,
         )
@@ -61,7 +61,7 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
         g.started = time.perf_counter()
         length = request.content_length
         if length is not None and length > config.max_body_bytes:
-            raise CommandError("payload_too_large", f"Bodies are limited to {config.max_body_bytes} bytes.")
+            raise CommandError(Code.PAYLOAD_TOO_LARGE, f"Bodies are limited to {config.max_body_bytes} bytes.")
         if request.path.startswith("/v1/"):
             rate_limit()
             if request.url_rule is not None and request.args:
@@ -82,13 +82,13 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_: RequestEntityTooLarge) -> Response:
-        return problem(CommandError("payload_too_large", f"Bodies are limited to {config.max_body_bytes} bytes."))
+        return problem(CommandError(Code.PAYLOAD_TOO_LARGE, f"Bodies are limited to {config.max_body_bytes} bytes."))
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
         # Every problem body's status is the answer's status: a code of ours for each status
         # Flask raises here, and a plain 400 for any other client error.
-        code = HTTP_CODES.get(error.code or 400, "bad_request")
+        code = HTTP_CODES.get(error.code or 400, Code.BAD_REQUEST)
         detail = error.description or "The request cannot be served."
         response = problem(CommandError(code, detail))
         if error.code == 405:
@@ -101,8 +101,8 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
         import redis
 
         if isinstance(error, redis.RedisError):
-            return problem(CommandError("unavailable", "The store is unreachable; try again shortly."))
-        return problem(CommandError("internal_error", "Something went wrong on our side; nothing was appended."))
+            return problem(CommandError(Code.UNAVAILABLE, "The store is unreachable; try again shortly."))
+        return problem(CommandError(Code.INTERNAL_ERROR, "Something went wrong on our side; nothing was appended."))
 
     app.wsgi_app = over_limit_gate(app, app.wsgi_app)  # type: ignore[method-assign,assignment]
     return app

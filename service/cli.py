@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.config import Config
+from core.errors import Code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         code, detail = explain(error)
         print(f"tablestream {args.command}: error ({code}): {detail}", file=sys.stderr)
-        if code == "internal_error":
+        if code == Code.INTERNAL_ERROR:
             print("  (run again with --debug for the traceback)", file=sys.stderr)
         return 1
 
@@ -113,18 +114,18 @@ def explain(error: BaseException) -> tuple[str, str]:
     if isinstance(error, CommandError):
         return error.code, error.detail
     if isinstance(error, NoRedis):
-        return "unavailable", str(error)
+        return Code.UNAVAILABLE, str(error)
     if isinstance(error, redis.ConnectionError | redis.TimeoutError):
-        return "unavailable", f"cannot reach Redis at {os.environ.get('REDIS_URL', '?')}: {error}"
+        return Code.UNAVAILABLE, f"cannot reach Redis at {os.environ.get('REDIS_URL', '?')}: {error}"
     if isinstance(error, redis.RedisError):
-        return "unavailable", f"Redis refused: {error}"
+        return Code.UNAVAILABLE, f"Redis refused: {error}"
     if isinstance(error, FileNotFoundError):
-        return "not_found", f"no such file: {error.filename}"
+        return Code.NOT_FOUND, f"no such file: {error.filename}"
     if isinstance(error, IsADirectoryError | PermissionError):
-        return "bad_request", f"cannot read {error.filename}: {error.strerror}"
+        return Code.BAD_REQUEST, f"cannot read {error.filename}: {error.strerror}"
     if isinstance(error, UnicodeDecodeError | ValueError):
-        return "bad_request", f"unreadable input: {error}"
-    return "internal_error", f"{type(error).__name__}: {error}"
+        return Code.BAD_REQUEST, f"unreadable input: {error}"
+    return Code.INTERNAL_ERROR, f"{type(error).__name__}: {error}"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -278,7 +279,7 @@ def refuse_a_taken_port(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as error:
             raise CommandError(
-                "unavailable",
+                Code.UNAVAILABLE,
                 f"cannot listen on {host}:{port}: {error.strerror or error}. Is another tablestream serve "
                 "running there? Stop it, or choose another port (--port or PORT).",
             ) from error
@@ -396,7 +397,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     root = next((d for d in (here, *here.parents) if (d / "bench" / "runner.py").is_file()), None)
     if root is None:
         raise CommandError(
-            "not_found", "the benchmarks run from a checkout of tablestream: cd into one (bench/ is not installed)."
+            Code.NOT_FOUND, "the benchmarks run from a checkout of tablestream: cd into one (bench/ is not installed)."
         )
     rest = [a for a in args.rest if a != "--"]
     return subprocess.call([sys.executable, "-m", "bench", *rest], cwd=root)

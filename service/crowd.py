@@ -26,7 +26,7 @@ import json
 import threading
 from collections.abc import Callable
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 
 
 class OpenCounts:
@@ -69,10 +69,10 @@ class StreamCaps:
         """Count one more stream for ``address`` and the token, and return what gives
         it back; over either cap, a ``too_many_streams`` error instead."""
         if not self.addresses.take(address):
-            raise too_many("too_many_streams", f"This address has {self.addresses.limit} event streams open")
+            raise too_many(Code.TOO_MANY_STREAMS, f"This address has {self.addresses.limit} event streams open")
         if token_digest is not None and not self.tokens.take(token_digest):
             self.addresses.give_back(address)
-            raise too_many("too_many_streams", f"This token has {self.tokens.limit} event streams open")
+            raise too_many(Code.TOO_MANY_STREAMS, f"This token has {self.tokens.limit} event streams open")
 
         def close() -> None:
             self.addresses.give_back(address)
@@ -85,7 +85,7 @@ class StreamCaps:
 RETRY_SECONDS = 5  # a held connection or stream is not given back at any known moment
 
 
-def too_many(code: str, held: str) -> CommandError:
+def too_many(code: Code, held: str) -> CommandError:
     return CommandError(
         code, f"{held}, as many as one server process allows; close one, or try again later.", retry_after=RETRY_SECONDS
     )

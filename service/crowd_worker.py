@@ -12,6 +12,7 @@ from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
 from core.config import Config
+from core.errors import Code
 from service.crowd import OpenCounts, refusal, too_many
 from service.ratelimit import trusted_proxy
 
@@ -45,7 +46,7 @@ class CrowdWorker(GeventWorker):  # type: ignore[misc]
         address = str(addr[0]) if isinstance(addr, tuple) else str(addr)
         capped = not trusted_proxy(address, self.trusted_proxies)
         if capped and not self.connections.take(address):
-            error = too_many("too_many_connections", f"This address has {self.connections.limit} connections open")
+            error = too_many(Code.TOO_MANY_CONNECTIONS, f"This address has {self.connections.limit} connections open")
             try:
                 client.settimeout(1)
                 client.sendall(refusal(error))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.platform import Platform
 from core.players import is_player_key
 from core.vault import token_hash
@@ -40,7 +40,7 @@ def problem(error: CommandError) -> Response:
         **error.extra,
     }
     response = Response(json.dumps(body), status=status_of(error), mimetype=PROBLEM)
-    if error.code == "unauthorized":
+    if error.code == Code.UNAUTHORIZED:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tablestream"'
     if "retry_after" in error.extra:
         response.headers["Retry-After"] = str(error.extra.get("retry_after", 1))
@@ -50,28 +50,28 @@ def problem(error: CommandError) -> Response:
 def body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body loaded through ``schema``; 415/400/422 otherwise."""
     if not request.is_json:
-        raise CommandError("unsupported_media_type", "Send the body as JSON (Content-Type: application/json).")
+        raise CommandError(Code.UNSUPPORTED_MEDIA_TYPE, "Send the body as JSON (Content-Type: application/json).")
     try:
         raw = json.loads(request.get_data(cache=True) or b"null")
     except (ValueError, RecursionError):
-        raise CommandError("bad_request", "The body is not valid JSON.") from None
+        raise CommandError(Code.BAD_REQUEST, "The body is not valid JSON.") from None
     try:
         # A \ud800-style escape decodes to a lone surrogate, which no UTF-8 text (an
         # event's hash, a seed's commitment) can hold: refuse it here, not with a 500 later.
         json.dumps(raw, ensure_ascii=False).encode()
     except UnicodeEncodeError:
         raise CommandError(
-            "bad_request", "The body holds a lone surrogate (\\ud800-\\udfff), which is not text."
+            Code.BAD_REQUEST, "The body holds a lone surrogate (\\ud800-\\udfff), which is not text."
         ) from None
     except RecursionError:
-        raise CommandError("bad_request", "The body is nested too deeply.") from None
+        raise CommandError(Code.BAD_REQUEST, "The body is nested too deeply.") from None
     if not isinstance(raw, dict):
-        raise CommandError("invalid_request", "The body must be a JSON object.")
+        raise CommandError(Code.INVALID_REQUEST, "The body must be a JSON object.")
     try:
         return schema.load(raw)
     except ValidationError as error:
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             "The request does not fit its schema: " + _flatten(error.messages) + ".",
             errors=error.messages,
         ) from None
@@ -102,7 +102,7 @@ def bearer() -> str | None:
         return None
     token = bearer_token(header)
     if token is None:
-        raise CommandError("unauthorized", "Send a seat token as 'Authorization: Bearer <token>'.")
+        raise CommandError(Code.UNAUTHORIZED, "Send a seat token as 'Authorization: Bearer <token>'.")
     return token
 
 
@@ -116,10 +116,10 @@ def caller_player(required: bool = False) -> dict[str, Any] | None:
             player = platform().players.authenticate(token)
             # (a seat token that happens to begin like a key is still a seat token)
             if player is None and platform().vault.owner(token) is None:
-                raise CommandError("unauthorized", "That player key is unknown, rotated or revoked.")
+                raise CommandError(Code.UNAUTHORIZED, "That player key is unknown, rotated or revoked.")
         g.player = player
     if g.player is None and required:
-        raise CommandError("unauthorized", "Send your player key as 'Authorization: Bearer <key>'.")
+        raise CommandError(Code.UNAUTHORIZED, "Send your player key as 'Authorization: Bearer <key>'.")
     return g.player  # type: ignore[no-any-return]
 
 
@@ -129,7 +129,7 @@ def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None
     if players is None:
         return players
     if sum(1 for p in players if p.get("me")) > 1:
-        raise CommandError("already_seated", "A player holds at most one seat of a game: one 'me' seat.")
+        raise CommandError(Code.ALREADY_SEATED, "A player holds at most one seat of a game: one 'me' seat.")
     out = []
     for p in players:
         seat = {k: v for k, v in p.items() if k not in ("me", "reserved")}
@@ -140,7 +140,7 @@ def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None
         elif p.get("reserved"):  # an open seat reserved for a player named here
             named = platform().players.by_name(p["reserved"])
             if named is None:
-                raise CommandError("invalid_request", f"There is no player '{p['reserved']}' to reserve a seat for.")
+                raise CommandError(Code.INVALID_REQUEST, f"There is no player '{p['reserved']}' to reserve a seat for.")
             seat["reserved_for"] = named["id"]
         out.append(seat)
     return out
@@ -164,9 +164,9 @@ def caller_seat(game_id: str) -> int | None:
         fetched = g.get("token_owner")  # read by the rate limiter in its round trip
         owner = fetched[1] if fetched is not None and fetched[0] == token else platform().vault.owner(token)
         if owner is None:
-            raise CommandError("unauthorized", "That token is unknown or was revoked.")
+            raise CommandError(Code.UNAUTHORIZED, "That token is unknown or was revoked.")
         if owner[0] != game_id:
-            raise CommandError("not_your_seat", "That token belongs to another game.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "That token belongs to another game.")
         seat = owner[1]
     g.seat, g.seat_game = seat, game_id
     return seat
@@ -192,7 +192,7 @@ OVER_LIMIT = OverLimit()
 
 def _refuse(left_ms: int) -> CommandError:
     seconds = retry_after(left_ms)
-    return CommandError("rate_limited", f"Too many requests; wait {seconds} s and try again.", retry_after=seconds)
+    return CommandError(Code.RATE_LIMITED, f"Too many requests; wait {seconds} s and try again.", retry_after=seconds)
 
 
 def _token_counter_key(p: Platform, digest: str) -> str:

@@ -16,13 +16,13 @@ import random
 import time
 from collections.abc import Callable
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.platform import Platform
 from games.bots import choose
 from games.rng import keyed_rng
 from workers.runtime import current
 
-MOVED_ON = ("stale_version", "game_over", "not_your_turn", "game_not_started", "out_of_time")
+MOVED_ON = (Code.STALE_VERSION, Code.GAME_OVER, Code.NOT_YOUR_TURN, Code.GAME_NOT_STARTED, Code.OUT_OF_TIME)
 
 
 def bot_turn(game_id: str, seat: int, version: int, actor: str = "bot", level: str | None = None) -> str:

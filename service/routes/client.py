@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 
 from flask import Blueprint, Response
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 
 bp = Blueprint("client", __name__)
 
@@ -27,15 +27,15 @@ TYPES = {
 def _read(path: str) -> tuple[bytes, str]:
     parts = PurePosixPath(path).parts
     if not parts or any(p in ("..", ".") or p.startswith(".") or "\\" in p for p in parts):
-        raise CommandError("not_found", "No such client file.")
+        raise CommandError(Code.NOT_FOUND, "No such client file.")
     suffix = PurePosixPath(path).suffix
     if suffix not in TYPES:
-        raise CommandError("not_found", "No such client file.")
+        raise CommandError(Code.NOT_FOUND, "No such client file.")
     node = resources.files("service").joinpath("client")
     for part in parts:
         node = node.joinpath(part)
     if not node.is_file():
-        raise CommandError("not_found", "No such client file.")
+        raise CommandError(Code.NOT_FOUND, "No such client file.")
     return node.read_bytes(), TYPES.get(suffix) or mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from core.chat import Chat
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from projections.table import Table
 from projections.views import board, event_for
 from service import fanout, schemas
@@ -82,7 +82,7 @@ def page_args() -> tuple[str | None, str | None, int, int]:
     """A list's ``status``, ``kind``, ``offset`` and ``limit`` from the query."""
     status = request.args.get("status")
     if status not in (None, "open", "active", "finished"):
-        raise CommandError("invalid_request", "status must be open, active or finished.")
+        raise CommandError(Code.INVALID_REQUEST, "status must be open, active or finished.")
     return status, request.args.get("kind") or None, int_arg("offset", 0, 0, 10**9), int_arg("limit", 50, 1, 200)
 
 
@@ -108,9 +108,9 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise CommandError("invalid_request", f"{name} must be a whole number.") from None
+        raise CommandError(Code.INVALID_REQUEST, f"{name} must be a whole number.") from None
     if not low <= value <= high:
-        raise CommandError("invalid_request", f"{name} must be between {low} and {high}.")
+        raise CommandError(Code.INVALID_REQUEST, f"{name} must be between {low} and {high}.")
     return value
 
 
@@ -128,7 +128,7 @@ def join(game_id: str, seat: int) -> Response:
     data = body(schemas.one(schemas.JoinIn))
     player = caller_player()
     if player is None and data["name"] is None:
-        raise CommandError("invalid_request", "Send a name for the seat, or your player key.")
+        raise CommandError(Code.INVALID_REQUEST, "Send a name for the seat, or your player key.")
     table, token = platform().handler.join(game_id, seat, data["name"], player, data["invite"])
     payload = {"seat": seat, "token": token, "game": table.summary()}
     return _json(schemas.one(schemas.JoinedOut).dump(payload), 200, _etag(table))
@@ -152,8 +152,8 @@ def act(game_id: str) -> Response:
     if seat is None:
         _table(game_id)
         if caller_player() is not None:
-            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
-        raise CommandError("unauthorized", "Spectators cannot act; send a seat token.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "Your player holds no seat in this game.")
+        raise CommandError(Code.UNAUTHORIZED, "Spectators cannot act; send a seat token.")
     expected = data["expected_version"]
     if expected is None:
         expected = _if_match()
@@ -164,7 +164,7 @@ def act(game_id: str) -> Response:
     try:
         acted = platform().handler.act(game_id, seat, data["action"], expected, command_id=command_id)
     except CommandError as error:
-        if error.code == "stale_version":
+        if error.code == Code.STALE_VERSION:
             count("conflicts_total")
         raise
     if not acted.duplicate:
@@ -179,13 +179,13 @@ def act(game_id: str) -> Response:
 def _if_match() -> int:
     header = request.headers.get("If-Match")
     if header is None:
-        raise CommandError("precondition_required", "Send expected_version in the body or the version in If-Match.")
+        raise CommandError(Code.PRECONDITION_REQUIRED, "Send expected_version in the body or the version in If-Match.")
     try:
         value = int(header.strip().strip('"').removeprefix("W/").strip('"'))
     except ValueError:
-        raise CommandError("invalid_request", "If-Match must be a version number.") from None
+        raise CommandError(Code.INVALID_REQUEST, "If-Match must be a version number.") from None
     if value < 0:
-        raise CommandError("invalid_request", "If-Match must be a version number.")
+        raise CommandError(Code.INVALID_REQUEST, "If-Match must be a version number.")
     return value
 
 
@@ -219,7 +219,7 @@ def stream(game_id: str) -> Response:
     try:
         after = max(0, int(resume))
     except ValueError:
-        raise CommandError("invalid_request", "Last-Event-ID must be a version number.") from None
+        raise CommandError(Code.INVALID_REQUEST, "Last-Event-ID must be a version number.") from None
     heartbeat = platform().config.heartbeat_seconds
     close = open_stream()
 

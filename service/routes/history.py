@@ -12,7 +12,7 @@ from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, fields, validate
 
 from core import tooling
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from core.vault import token_hash
 from service.http import bearer, body, caller_player, caller_seat, platform, with_me
 from service.routes.games import game_body, int_arg
@@ -45,8 +45,8 @@ def _seat_required(game_id: str) -> int:
     seat = caller_seat(game_id)
     if seat is None:
         if caller_player() is not None:
-            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
-        raise CommandError("unauthorized", "Send a seat token: spectators cannot do this.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "Your player holds no seat in this game.")
+        raise CommandError(Code.UNAUTHORIZED, "Send a seat token: spectators cannot do this.")
     return seat
 
 
@@ -115,7 +115,7 @@ def _readable_job(job_id: str) -> None:
     token = bearer()
     if owner is None or (owner and (token is None or not hmac.compare_digest(token_hash(token), owner))):
         raise CommandError(
-            "not_found",
+            Code.NOT_FOUND,
             f"There is no job '{job_id}' for this caller: a job started with a token is visible only with "
             "that token, and results are kept for a day.",
         )
@@ -126,7 +126,7 @@ def job_status(job_id: str) -> Response:
     _readable_job(job_id)
     found = platform().jobs.status(job_id)
     if found is None:
-        raise CommandError("not_found", f"There is no job '{job_id}' (results are kept for a day).")
+        raise CommandError(Code.NOT_FOUND, f"There is no job '{job_id}' (results are kept for a day).")
     return _json(found)
 
 
@@ -135,7 +135,7 @@ def job_result(job_id: str) -> Response:
     _readable_job(job_id)
     found = platform().jobs.result(job_id)
     if found is None:
-        raise CommandError("not_found", f"Job '{job_id}' has no result (yet).")
+        raise CommandError(Code.NOT_FOUND, f"Job '{job_id}' has no result (yet).")
     media_type, text = found
     return Response(text, mimetype=media_type)
 

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, Response
 
 from core.commands import Acted
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from projections.views import event_for
 from service import schemas
 from service.http import caller_player, caller_seat, platform
@@ -21,8 +21,8 @@ def _seat(game_id: str, what: str) -> int:
     platform().handler.load(game_id)  # 404 first for a game that does not exist
     if seat is None:
         if caller_player() is not None:
-            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
-        raise CommandError("unauthorized", f"Only a seat of the game may {what} it; send its token or your key.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "Your player holds no seat in this game.")
+        raise CommandError(Code.UNAUTHORIZED, f"Only a seat of the game may {what} it; send its token or your key.")
     return seat
 
 

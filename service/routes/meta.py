@@ -13,7 +13,7 @@ from flask import Blueprint, Response, request
 from prometheus_client import CONTENT_TYPE_LATEST
 from redis.cluster import RedisCluster
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from events.keys import clustered
 from games import registry
 from service import schemas
@@ -32,10 +32,10 @@ def operator_token(what: str) -> str:
     admin = platform().config.admin_token
     token = bearer()
     if token is None:
-        raise CommandError("unauthorized", "Send the operator's token as 'Authorization: Bearer <token>'.")
+        raise CommandError(Code.UNAUTHORIZED, "Send the operator's token as 'Authorization: Bearer <token>'.")
     if admin is None or not hmac.compare_digest(token.encode(), admin.encode()):
         raise CommandError(
-            "forbidden", f"{what} is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token."
+            Code.FORBIDDEN, f"{what} is for the operator: send TABLESTREAM_ADMIN_TOKEN as the bearer token."
         )
     return token
 
@@ -141,7 +141,7 @@ def kinds() -> Response:
 def _kind(key: str) -> Any:
     game = registry.get(key)
     if game is None:
-        raise CommandError("unknown_kind", f"There is no game kind {key!r} (see GET /v1/kinds).")
+        raise CommandError(Code.UNKNOWN_KIND, f"There is no game kind {key!r} (see GET /v1/kinds).")
     return game
 
 

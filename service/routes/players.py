@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context
 from redis import RedisError
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from projections.inbox import Inbox
 from service import schemas
 from service.http import bearer, body, caller_player, open_stream, platform
@@ -90,7 +90,7 @@ def profile(name: str) -> Response:
     """Anyone may read a player's profile: its name and its finished games."""
     player = platform().players.by_name(name)
     if player is None:
-        raise CommandError("not_found", f"There is no player '{name}'.")
+        raise CommandError(Code.NOT_FOUND, f"There is no player '{name}'.")
     total, finished = platform().read_models.games("finished", None, 0, PROFILE_GAMES, player=f"{player['id']}/public")
     out = {**player, "finished_games": {"total": total, "latest": finished}}
     return _json(schemas.one(schemas.ProfileOut).dump(out))
@@ -109,7 +109,7 @@ def stream() -> Response:
     resume = request.headers.get("Last-Event-ID") or request.args.get("after")
     if resume is not None and CURSOR.fullmatch(resume) is None:
         raise CommandError(
-            "invalid_request",
+            Code.INVALID_REQUEST,
             "Last-Event-ID must be an event id of this stream (digits-digits), or 0 for the oldest kept.",
         )
     p = platform()
@@ -152,7 +152,7 @@ def ratings(name: str) -> Response:
     """A player's Glicko-2 rating per kind, with its history (one point per rated game)."""
     player = platform().players.by_name(name)
     if player is None:
-        raise CommandError("not_found", f"There is no player '{name}'.")
+        raise CommandError(Code.NOT_FOUND, f"There is no player '{name}'.")
     return _json({"player": player, "kinds": platform().ratings.of(player["id"])})
 
 
@@ -162,7 +162,7 @@ def leaderboard(kind: str) -> Response:
     from games import registry
 
     if registry.get(kind) is None:
-        raise CommandError("unknown_kind", f"There is no game kind '{kind}'.")
+        raise CommandError(Code.UNKNOWN_KIND, f"There is no game kind '{kind}'.")
     limit = int_arg("limit", 50, 1, 200)
     rows = []
     for rank, row in enumerate(platform().ratings.leaderboard(kind, limit), start=1):

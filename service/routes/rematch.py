@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, Response
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
 from service import schemas
 from service.http import caller_player, caller_seat, platform
 
@@ -22,8 +22,8 @@ def rematch(game_id: str) -> Response:
     platform().handler.load(game_id)  # 404 first for a game that does not exist
     if seat is None:
         if caller_player() is not None:
-            raise CommandError("not_your_seat", "Your player holds no seat in this game.")
-        raise CommandError("unauthorized", "Only a seat of the game may offer or accept its rematch.")
+            raise CommandError(Code.NOT_YOUR_SEAT, "Your player holds no seat in this game.")
+        raise CommandError(Code.UNAUTHORIZED, "Only a seat of the game may offer or accept its rematch.")
     table, new_seat, token = platform().handler.rematch(game_id, seat, caller_player())
     payload = {"rematch": table.game_id, "seat": new_seat, "token": token, "game": table.summary()}
     headers = {"Location": f"/v1/games/{table.game_id}", "Cache-Control": "no-store"}
