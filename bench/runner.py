@@ -74,6 +74,12 @@ def _botwait(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Ro
     return botwait.rows(quick)
 
 
+def _streams(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import streams
+
+    return streams.run(quick, url, f"{prefix}:streams")
+
+
 def _memory(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
     from bench import memory
 
@@ -98,6 +104,7 @@ SECTIONS: dict[str, Section] = {
     "scaling": _scaling,
     "bgio": _bgio,
     "botwait": _botwait,
+    "streams": _streams,
 }
 
 
