@@ -20,6 +20,12 @@ from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
 
+# Settled here rather than left to redis-py's defaults, which version 8 changed: a read
+# gives up after 5 s (a stream's blocking read waits up to a heartbeat, 15 s, and RQ's
+# longer) and a process opens at most 100 connections (an evented API process serves
+# thousands of requests at once, and each game it streams holds one for its reader).
+CONNECTIONS: dict[str, Any] = {"socket_timeout": None, "socket_keepalive": True, "max_connections": 2**31}
+
 
 class Platform:
     def __init__(
@@ -64,10 +70,12 @@ class Platform:
                     "to a single-node Redis (or a Sentinel-managed one) for the job queues."
                 )
             nodes = [ClusterNode(host, port) for host, port in config.cluster_nodes]
-            client = RedisCluster(startup_nodes=nodes, health_check_interval=30)
+            client = RedisCluster(startup_nodes=nodes, health_check_interval=30, **CONNECTIONS)
         else:
-            client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
-        queue_client = redis.Redis.from_url(config.queue_url) if config.queue_url != config.redis_url else client
+            client = redis.Redis.from_url(config.redis_url, health_check_interval=30, **CONNECTIONS)
+        queue_client = (
+            redis.Redis.from_url(config.queue_url, **CONNECTIONS) if config.queue_url != config.redis_url else client
+        )
         platform = cls(config, client, queue_client)
         platform.store.check_partitions()
         return platform
