@@ -9,8 +9,8 @@ from 249 loopback addresses (127.0.0.2 to 127.0.0.250), a few dozen each, as a c
 would, not from the one address the caps are there to stop.
 
 With no stream open, row 3's measure: the peak of sixteen closed-loop clients each
-playing a seat's ``POST /v1/games/{id}/actions``; then, in five rounds, the same clients
-paced to half that peak, and ``GET /healthz`` at the same rate; each p99 is the median
+playing a seat's ``POST /v1/games/{id}/actions``; then, in five rounds (three with ``--quick``), the same
+clients paced to half that peak, and ``GET /healthz`` at the same rate; each p99 is the median
 of the rounds' own. Then streams are opened in steps (1,000, 2,500, 5,000, 10,000,
 15,000; 1,000 and 2,000 with ``--quick``), each step adding to those already open, over
 a number of games: the first two streams of a game are its seats', with their tokens, the
@@ -101,7 +101,7 @@ class Phases:
 
 
 FULL = Phases(warm=1.0, peak=2.0, half=1.5, rounds=5, settle=1.5)
-QUICK = Phases(warm=0.5, peak=1.0, half=0.75, rounds=5, settle=1.2)
+QUICK = Phases(warm=0.5, peak=1.0, half=0.75, rounds=3, settle=1.2)
 
 
 # -- the crowd: every stream in one thread of its own process ---------------------------
