@@ -20,8 +20,7 @@ by, per stream; and whether moves reach the streams: a player moves a watched ga
 at random, each every 5 s on average as people's games do, and the crowd times each move
 until its first new version id has arrived on every stream of that game (target within a
 second). The steps go on while the step before held. It runs twice, each on a server of
-its own: over 100 games, and over 40, which leaves room in the API's pool of Redis
-connections (bench/README.md, row 11).
+its own: over 100 games, and over 40, whose moves each wake more listeners.
 
 The crowd lives in a process of its own: one thread, one selector, non-blocking sockets.
 In the measuring process its reads would hold the GIL while the measuring thread's
@@ -67,8 +66,8 @@ from bench.bgio import process_cpu
 from bench.common import HEADER, Row, bench_redis_url, delete_prefix, figure, lower_is_better, median, percentile
 
 WORKERS = 2
-# The games the streams watch: a crowd's spread, and one that leaves room in the API's
-# pool of Redis connections (each game a worker streams holds one; bench/README.md, row 11).
+# The games the streams watch: a crowd's spread, and a narrower one, whose moves each
+# wake two and a half times as many listeners.
 SPREADS = (100, 40)
 SEAT_STREAMS = 2  # of each game: its two seats'
 STEPS = (1_000, 2_500, 5_000, 10_000, 15_000)
