@@ -24,7 +24,7 @@ from projections.tables import Tables
 # gives up after 5 s (a stream's blocking read waits up to a heartbeat, 15 s, and RQ's
 # longer) and a process opens at most 100 connections (an evented API process serves
 # thousands of requests at once, and each game it streams holds one for its reader).
-CONNECTIONS: dict[str, Any] = {"socket_timeout": None, "socket_keepalive": True, "max_connections": 2**31}
+CONNECTIONS: dict[str, Any] = {"socket_timeout": None, "max_connections": 2**31}
 
 
 class Platform:
