@@ -519,12 +519,16 @@ def sse_messages(
     first: str | None = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
     try:
         for chunk in response.response:
-            message = chunk.decode() if isinstance(chunk, bytes) else chunk
-            yield first, message
-            first = None
-            event = sse_event(message)
-            if event is not None and event["version"] >= until:
-                return
+            # A write may carry several messages (a page of the log, all a move brought).
+            for text in (chunk.decode() if isinstance(chunk, bytes) else chunk).split("\n\n"):
+                if not text:
+                    continue
+                message = text + "\n\n"
+                yield first, message
+                first = None
+                event = sse_event(message)
+                if event is not None and event["version"] >= until:
+                    return
     finally:
         response.close()
 
