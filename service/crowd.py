@@ -53,10 +53,6 @@ class OpenCounts:
             else:
                 self._open.pop(key, None)
 
-    def held(self, key: str) -> int:
-        with self._lock:
-            return self._open.get(key, 0)
-
 
 class StreamCaps:
     """Event streams open per client address and per bearer token in this process."""
