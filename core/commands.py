@@ -16,16 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from core.errors import Code, CommandError
+from core.errors import Code, CommandError, log_damaged
 from core.vault import Secrets
 from events.envelope import Envelope, NewEvent
 from events.ledger import Ledger
-from events.store import CommandReused, EventStore, VersionConflict
+from events.store import CommandReused, EventStore, LogDamaged, VersionConflict
 from games.base import Game, GameEvent, IllegalAction, State
 from games.rng import Draws, derive_rng
 from projections.lifecycle import final_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table
-from projections.tables import LogDamaged, Tables
+from projections.tables import Tables
 from projections.views import sealed_data
 
 
@@ -80,13 +80,7 @@ class Commands:
         try:
             table = self.tables.load(game_id)
         except LogDamaged as damage:
-            raise CommandError(
-                Code.LOG_DAMAGED,
-                f"Game {game_id}'s log ends at version {damage.version} but was appended up to version "
-                f"{damage.head_version}: events are missing. Nothing is served from it until the operator restores it.",
-                version=damage.version,
-                head_version=damage.head_version,
-            ) from None
+            raise log_damaged(game_id, damage.version, damage.head_version) from None
         if table is None:
             raise CommandError(Code.NOT_FOUND, f"There is no game '{game_id}'.")
         return table

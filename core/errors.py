@@ -55,3 +55,15 @@ class CommandError(Exception):
         self.code = Code(code)  # ValueError for a code outside the set
         self.detail = detail
         self.extra = extra
+
+
+def log_damaged(game_id: str, version: int, head_version: int) -> CommandError:
+    """The answer for a log that does not hold every version it was appended up to: no
+    route serves a shorter or gapped log as if it were the game."""
+    return CommandError(
+        Code.LOG_DAMAGED,
+        f"Game {game_id}'s log ends at version {version} but was appended up to version {head_version}: "
+        "events are missing. Nothing is served from it until the operator restores it.",
+        version=version,
+        head_version=head_version,
+    )

@@ -6,15 +6,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from core.chat import Chat, checked_export
 from core.commands import new_game_id
-from core.errors import Code, CommandError
+from core.errors import Code, CommandError, log_damaged
 from core.platform import Platform
 from events.envelope import Envelope, verify_chain
 from events.ledger import verify_entries
-from events.store import VersionConflict
+from events.store import LogDamaged, VersionConflict
 from games.codec import decode
 from projections.audit import AuditReport, audit_entries
 from projections.table import Table, evolve
@@ -55,15 +56,7 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
 def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]:
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
-    envelopes = platform.store.read(game_id, limit=table.version)
-    if len(envelopes) != table.version:
-        raise CommandError(
-            Code.LOG_DAMAGED,
-            f"Game {game_id}'s log holds {len(envelopes)} events but the game is at version {table.version}: "
-            "events are missing. Nothing is served from it until the operator restores it.",
-            version=len(envelopes),
-            head_version=table.version,
-        )
+    envelopes = _span(platform, game_id, table.version)
     events = [event_for(table, e, seat) for e in envelopes]
     return {
         "id": game_id,
@@ -84,7 +77,7 @@ def render_replay(
     """NDJSON, one line per version: the event and the views at that point (every seat's
     for a finished game; the caller's while in play)."""
     final = platform.handler.load(game_id)
-    envelopes = platform.store.read(game_id)
+    envelopes = _span(platform, game_id, final.version)
     viewers = seats_and_spectator(final) if final.status == "finished" else [seat]
     yield json.dumps(
         {
@@ -107,27 +100,53 @@ def render_replay(
             progress(envelope.version, final.version)
 
 
+@dataclass(frozen=True)
+class Anchors:
+    """What recorded a log's end outside it, read before the log: the read models' position
+    on the feed, the ledger entry of a finished game, the cached snapshot and the head. Each
+    is written after the events it names, so a log read after them holds at least as much;
+    events appended meanwhile lie past the head and are left for the next audit."""
+
+    fed: int
+    entry: dict[str, Any] | None
+    snapshot: Table | None
+    head: tuple[int, str]
+
+    @staticmethod
+    def read(platform: Platform, game_id: str) -> Anchors:
+        fed = platform.read_models.applied_version(game_id)
+        entry = platform.ledger.of(game_id)
+        snapshot = platform.snapshots.get(game_id)
+        return Anchors(fed, entry, snapshot, platform.store.head(game_id))
+
+
 def audit_game(platform: Platform, game_id: str, progress: Progress | None = None) -> AuditReport:
+    """The game's log audited up to its head (read first: one prefix of a game in play),
+    and its end checked against the anchors."""
+    anchors = Anchors.read(platform, game_id)
     entries = platform.store.read_raw(game_id)
-    if not entries and platform.store.last_version(game_id) == 0:
+    if not entries and anchors.head[0] == 0:
         raise CommandError(Code.NOT_FOUND, f"There is no game '{game_id}'.")
-    snapshot = platform.snapshots.get(game_id)
+    prefix = [entry for entry in entries if entry[0] <= anchors.head[0]]
+    if len(prefix) < len(entries) and platform.store.head(game_id)[0] >= entries[-1][0]:
+        entries = prefix  # appended while it was read: the head has moved on over them
+    snapshot = anchors.snapshot if anchors.snapshot and anchors.snapshot.version <= anchors.head[0] else None
     report = audit_entries(game_id, entries, seed=platform.vault.seed(game_id), snapshot=snapshot, progress=progress)
     if not entries:
         return report
     first = Envelope.decode(entries[0][1])
     if first.type == "ForkedFrom" and report.checks.get("hash_chain", "").startswith("ok"):
         _audit_fork_origin(platform, first, report)
-    _audit_anchors(platform, game_id, Envelope.decode(entries[-1][1]), report)
+    _audit_anchors(anchors, Envelope.decode(entries[-1][1]), report)
     return report
 
 
-def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: AuditReport) -> None:
+def _audit_anchors(anchors: Anchors, last: Envelope, report: AuditReport) -> None:
     """The log's end against what recorded it elsewhere: the head written with each append,
     the read models' position on the feed, and the ledger entry of a finished game. A log
     that ends before any of them has lost its tail; one with another hash was rewritten."""
     problems = []
-    head_version, head_hash = platform.store.head(game_id)
+    head_version, head_hash = anchors.head
     if head_version != last.version:
         problems.append(
             (
@@ -140,12 +159,12 @@ def _audit_anchors(platform: Platform, game_id: str, last: Envelope, report: Aud
         )
     elif head_hash != last.hash:
         problems.append((last.version, "the last event's hash is not the head's hash: the log was rewritten"))
-    fed = platform.read_models.applied_version(game_id)
+    fed = anchors.fed
     if fed > last.version:
         problems.append(
             (last.version + 1, f"the feed announced version {fed}, the log ends at {last.version}: the tail is missing")
         )
-    entry = platform.ledger.of(game_id)
+    entry = anchors.entry
     if entry is not None and (entry["version"], entry["hash"]) != (last.version, last.hash):
         problems.append(
             (
@@ -212,9 +231,23 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     chat = Chat.of(platform).export(game_id)
     if chat:  # in the header, outside the log: no chain or audit reads it
         header["chat"] = chat
+    entries = _raw_span(platform, game_id, table.version)
     yield json.dumps(header)
-    for _, text in platform.store.read_raw(game_id):
+    for _, text in entries:
         yield text
+
+
+def _raw_span(platform: Platform, game_id: str, upto: int) -> list[tuple[int, str]]:
+    """The log from version 1 to ``upto``, a version a table loaded head first vouches for:
+    what is appended meanwhile is left out, and a log that lacks any of them is damaged."""
+    try:
+        return platform.store.read_raw_span(game_id, 0, upto)
+    except LogDamaged as damage:
+        raise log_damaged(game_id, damage.version, damage.head_version) from None
+
+
+def _span(platform: Platform, game_id: str, upto: int) -> list[Envelope]:
+    return [Envelope.decode(text) for _, text in _raw_span(platform, game_id, upto)]
 
 
 def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditReport]:

@@ -48,6 +48,16 @@ class VersionConflict(Exception):
         self.current = current
 
 
+class LogDamaged(Exception):
+    """The log does not hold every version its head (or a table folded from it) vouches
+    for: events were removed. ``version`` is the last one held in order from the start of
+    the read; ``head_version`` the one that should have been there."""
+
+    def __init__(self, game_id: str, version: int, head_version: int) -> None:
+        super().__init__(f"game {game_id}'s log ends at version {version}, its head is at {head_version}")
+        self.game_id, self.version, self.head_version = game_id, version, head_version
+
+
 @dataclass(frozen=True)
 class AppendResult:
     """What an append wrote: its versions and, unless it was a duplicate, its envelopes."""
@@ -208,6 +218,24 @@ class EventStore(abc.ABC):
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         return [Envelope.decode(text) for _, text in self.read_raw(game_id, after, limit)]
+
+    def read_raw_span(self, game_id: str, after: int, upto: int) -> list[tuple[int, str]]:
+        """Every version after ``after`` up to ``upto``, which the caller knows were
+        appended (it read the head, or a table folded to it, first): one prefix of the log,
+        never more. ``LogDamaged`` when any of them is missing."""
+        if upto <= after:
+            return []
+        entries = self.read_raw(game_id, after, upto - after)
+        for expected, (version, _) in enumerate(entries, start=after + 1):
+            if version != expected:
+                raise LogDamaged(game_id, expected - 1, upto)
+        if len(entries) < upto - after:
+            raise LogDamaged(game_id, after + len(entries), upto)
+        return entries
+
+    def read_span(self, game_id: str, after: int, upto: int) -> list[Envelope]:
+        """``read_raw_span``, decoded."""
+        return [Envelope.decode(text) for _, text in self.read_raw_span(game_id, after, upto)]
 
     def read_tail(self, game_id: str, after: int = 0) -> tuple[list[Envelope], int]:
         """The events after ``after`` and the head's version, read together: a log whose

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from dataclasses import replace
 
 from events.envelope import Envelope
-from events.store import EventStore
+from events.store import EventStore, LogDamaged
 from games.base import GameEvent, State
 from projections.snapshots import Snapshots
 from projections.table import PLATFORM_EVENTS, PastLookup, Table, amend, clocked, evolve
@@ -17,14 +17,6 @@ from projections.table import PLATFORM_EVENTS, PastLookup, Table, amend, clocked
 SNAPSHOT_EVERY = 16
 
 log = logging.getLogger(__name__)
-
-
-class LogDamaged(Exception):
-    """The log ends before the head recorded with its last append: events were removed."""
-
-    def __init__(self, game_id: str, version: int, head_version: int) -> None:
-        super().__init__(f"game {game_id}'s log ends at version {version}, its head is at {head_version}")
-        self.game_id, self.version, self.head_version = game_id, version, head_version
 
 
 CACHE_SIZE = 2048
@@ -93,7 +85,8 @@ class Tables:
         after = 0 if start is None else start.version
         if version <= after:
             return start
-        tail = self.store.read(game_id, after=after, limit=version - after)
+        # ``version`` is one the caller knows was appended: a log that lacks it is damaged.
+        tail = self.store.read_span(game_id, after, version)
         if not tail and start is None:
             return None
         return self.fold(game_id, start, tail)

@@ -8,8 +8,9 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from core.config import Config
-from core.errors import Code, CommandError
+from core.errors import Code, CommandError, log_damaged
 from core.platform import Platform
+from events.store import LogDamaged
 from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
 
@@ -79,6 +80,10 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     @app.errorhandler(CommandError)
     def _command_error(error: CommandError) -> Response:
         return problem(error)
+
+    @app.errorhandler(LogDamaged)
+    def _log_damaged(damage: LogDamaged) -> Response:
+        return problem(log_damaged(damage.game_id, damage.version, damage.head_version))
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(_: RequestEntityTooLarge) -> Response:

@@ -25,10 +25,13 @@ from redis import RedisError
 
 from core import chat as chats
 from core.chat import Chat
+from core.errors import log_damaged
 from core.platform import Platform
 from events.envelope import Envelope
+from events.store import EventStore, LogDamaged
 from projections.table import Table
 from projections.views import event_for
+from service.http import problem_body
 
 PAGE = 1000
 # Batches a listener may have waiting; a client that reads slower than its game moves has
@@ -161,32 +164,46 @@ class Hub:
             return len(self._readers)
 
 
+def first_page(store: EventStore, opened: Table, after: int) -> list[Envelope]:
+    """The first page a stream from ``after`` sends, read before it answers, so that a log
+    that lost any of it (its tail, say) is answered ``log_damaged`` as ``/replay`` is, not
+    streamed up to the cut. Raises ``LogDamaged``."""
+    return store.read_span(opened.game_id, after, min(opened.version, after + PAGE))
+
+
 def follow(
-    hub: Hub, opened: Table, after: int, seat: int | None, watcher: str | None, heartbeat: float
+    hub: Hub,
+    opened: Table,
+    after: int,
+    seat: int | None,
+    watcher: str | None,
+    heartbeat: float,
+    first: list[Envelope] | None = None,
 ) -> Iterator[str]:
     """The SSE messages of one listener of ``opened``'s game from version ``after`` on:
-    the events it missed, then each new one as it is appended, the chat it may read, and a
-    heartbeat comment when nothing happened for ``heartbeat`` seconds. A finished game's
-    stream ends once everything is sent."""
+    the events it missed (``first``, already read, then the rest from the log), then each
+    new one as it is appended, the chat it may read, and a heartbeat comment when nothing
+    happened for ``heartbeat`` seconds. A finished game's stream ends once everything is
+    sent; so does one whose log turns out to lack a version, with an ``event: problem``
+    holding the ``log_damaged`` problem."""
     store = hub.platform.store
     listener = Listener()
     reader = hub.join(opened, listener)
     table, last, heard = opened, after, _stream_id(reader.heard)
 
-    def from_the_log(shown_with: Table, upto: int) -> Iterator[str]:
-        # The events after ``last`` up to version ``upto``, read by this listener itself,
-        # a page of the log to a write.
+    def from_the_log(shown_with: Table, upto: int, page: list[Envelope] | None = None) -> Iterator[str]:
+        # The events after ``last`` up to version ``upto`` (which the table vouches for),
+        # read by this listener itself, a page of the log to a write.
         nonlocal last
         while last < upto:
-            envelopes = store.read(shown_with.game_id, after=last, limit=min(PAGE, upto - last))
-            if not envelopes:
-                return
+            envelopes = page or store.read_span(shown_with.game_id, last, min(last + PAGE, upto))
+            page = None
             yield "".join(sse(shown_with, envelope, seat) for envelope in envelopes)
             last = envelopes[-1].version
 
     try:
         yield "retry: 2000\n\n"
-        yield from from_the_log(table, table.version)
+        yield from from_the_log(table, table.version, first)
         while not (table.status == "finished" and last >= table.version):
             batch = listener.next(heartbeat)
             if batch is None:
@@ -222,6 +239,9 @@ def follow(
                 yield "".join(out)
     except RedisError:
         yield ": store unavailable, reconnect\n\n"
+    except LogDamaged as damage:
+        error = log_damaged(damage.game_id, damage.version, damage.head_version)
+        yield f"event: problem\ndata: {json.dumps(problem_body(error))}\n\n"
     finally:
         hub.leave(reader, listener)
 

@@ -30,8 +30,9 @@ def platform() -> Platform:
     return current_app.extensions["tablestream"]
 
 
-def problem(error: CommandError) -> Response:
-    body = {
+def problem_body(error: CommandError) -> dict[str, Any]:
+    """The problem+json body of ``error`` (RFC 9457)."""
+    return {
         "type": f"https://tablestream.dev/problems/{error.code}",
         "title": title_of(error),
         "status": status_of(error),
@@ -39,7 +40,10 @@ def problem(error: CommandError) -> Response:
         "code": error.code,
         **error.extra,
     }
-    response = Response(json.dumps(body), status=status_of(error), mimetype=PROBLEM)
+
+
+def problem(error: CommandError) -> Response:
+    response = Response(json.dumps(problem_body(error)), status=status_of(error), mimetype=PROBLEM)
     if error.code == Code.UNAUTHORIZED:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tablestream"'
     if "retry_after" in error.extra:

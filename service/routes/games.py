@@ -195,7 +195,9 @@ def events(game_id: str) -> Response:
     table = _table(game_id)
     after = int_arg("after", 0, 0, 2**53)
     limit = int_arg("limit", 100, 1, MAX_PAGE)
-    envelopes = platform().store.read(game_id, after=after, limit=limit)
+    # Up to the table's version, head first: one prefix of the log, never a version past the
+    # head the page names, and a log that lost any of them answers log_damaged.
+    envelopes = platform().store.read_span(game_id, after, min(table.version, after + limit))
     page = {
         "events": [event_for(table, e, seat) for e in envelopes],
         "last_version": table.version,
@@ -221,11 +223,12 @@ def stream(game_id: str) -> Response:
     except ValueError:
         raise CommandError(Code.INVALID_REQUEST, "Last-Event-ID must be a version number.") from None
     heartbeat = platform().config.heartbeat_seconds
+    first = fanout.first_page(platform().store, opened, after)
     close = open_stream()
 
     def generate() -> Iterator[str]:
         try:
-            yield from fanout.follow(hub(), opened, after, seat, watcher, heartbeat)
+            yield from fanout.follow(hub(), opened, after, seat, watcher, heartbeat, first)
         finally:
             close()
 
