@@ -56,7 +56,7 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
 def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]:
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
-    envelopes = _span(platform, game_id, table.version)
+    envelopes = log_upto(platform, game_id, table.version)
     events = [event_for(table, e, seat) for e in envelopes]
     return {
         "id": game_id,
@@ -77,7 +77,7 @@ def render_replay(
     """NDJSON, one line per version: the event and the views at that point (every seat's
     for a finished game; the caller's while in play)."""
     final = platform.handler.load(game_id)
-    envelopes = _span(platform, game_id, final.version)
+    envelopes = log_upto(platform, game_id, final.version)
     viewers = seats_and_spectator(final) if final.status == "finished" else [seat]
     yield json.dumps(
         {
@@ -231,13 +231,13 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     chat = Chat.of(platform).export(game_id)
     if chat:  # in the header, outside the log: no chain or audit reads it
         header["chat"] = chat
-    entries = _raw_span(platform, game_id, table.version)
+    entries = raw_log_upto(platform, game_id, table.version)
     yield json.dumps(header)
     for _, text in entries:
         yield text
 
 
-def _raw_span(platform: Platform, game_id: str, upto: int) -> list[tuple[int, str]]:
+def raw_log_upto(platform: Platform, game_id: str, upto: int) -> list[tuple[int, str]]:
     """The log from version 1 to ``upto``, a version a table loaded head first vouches for:
     what is appended meanwhile is left out, and a log that lacks any of them is damaged."""
     try:
@@ -246,8 +246,8 @@ def _raw_span(platform: Platform, game_id: str, upto: int) -> list[tuple[int, st
         raise log_damaged(game_id, damage.version, damage.head_version) from None
 
 
-def _span(platform: Platform, game_id: str, upto: int) -> list[Envelope]:
-    return [Envelope.decode(text) for _, text in _raw_span(platform, game_id, upto)]
+def log_upto(platform: Platform, game_id: str, upto: int) -> list[Envelope]:
+    return [Envelope.decode(text) for _, text in raw_log_upto(platform, game_id, upto)]
 
 
 def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditReport]:

@@ -65,6 +65,7 @@ def seat_names(table: Any) -> tuple[str, ...]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from core import tooling
     from games.base import rules_of
     from projections.table import evolve
     from projections.views import board, event_for
@@ -74,6 +75,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     colour = sys.stdout.isatty() and not args.plain
     try:
         final = platform.handler.load(args.game_id)
+        envelopes = tooling.log_upto(platform, args.game_id, final.version)
     except CommandError as error:
         return _fail(error)
     if args.seat is not None and final.status != "finished":
@@ -81,7 +83,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     table: Any = None
     tables: dict[int, Any] = {}
-    for envelope in platform.store.read(args.game_id):
+    for envelope in envelopes:
         table = evolve(table, envelope, tables.__getitem__)
         tables[envelope.version] = table
         if args.at is not None and envelope.version != args.at:
