@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, new_game_id, seal
+from core.commands import Commands, Created, draws_record, new_game_id, seal
 from core.creation import check_players
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
@@ -40,13 +40,18 @@ class Forks(Commands):
             raise CommandError(Code.INVALID_REQUEST, f"Version {at_version} is in the middle of a command.")
         game = table.game
         seed = secrets.token_hex(32)
+        redeal: dict[str, Any] = {}
         if table.status == "finished":
             state = past.state
             exact = True
         else:
             if seat is None:
                 raise CommandError(Code.NOT_YOUR_SEAT, "A game in play forks only from a seat's point of view.")
-            state = game.determinize(past.state, seat, derive_rng(seed, 0, recipe=1))
+            # The re-deal is the fork's first command: its draws come from the fork's seed under
+            # the labels v1/0, v1/1, ..., and are recorded (and committed) like a deal's.
+            rng = derive_rng(seed, 1)
+            state = game.determinize(past.state, seat, rng)
+            redeal = draws_record(rng)
             exact = False
         if game.outcome(state) is not None:
             raise CommandError(Code.GAME_OVER, f"The game was already over at version {at_version}.")
@@ -71,6 +76,7 @@ class Forks(Commands):
                 "seed_commitment": commitment(seed),
                 "fair_deal": table.fair_deal and not exact,
                 "state": encode(state),
+                **redeal,
             },
         )
         self.vault.set_seed(fork_id, seed)

@@ -17,6 +17,7 @@ from events.envelope import Envelope, verify_chain
 from events.ledger import verify_entries
 from events.store import LogDamaged, VersionConflict
 from games.codec import decode
+from games.rng import Draws, derive_rng
 from projections.audit import AuditReport, audit_entries
 from projections.table import Table, evolve
 from projections.views import board, event_for
@@ -136,7 +137,9 @@ def audit_game(platform: Platform, game_id: str, progress: Progress | None = Non
         return report
     first = Envelope.decode(entries[0][1])
     if first.type == "ForkedFrom" and report.checks.get("hash_chain", "").startswith("ok"):
-        _audit_fork_origin(platform, first, report)
+        revealed = Envelope.decode(entries[-1][1])
+        seed = revealed.data.get("seed") if revealed.type == "SeedRevealed" else platform.vault.seed(game_id)
+        _audit_fork_origin(platform, first, report, seed if isinstance(seed, str) else None)
     _audit_anchors(anchors, Envelope.decode(entries[-1][1]), report)
     return report
 
@@ -182,9 +185,11 @@ def _audit_anchors(anchors: Anchors, last: Envelope, report: AuditReport) -> Non
     report.checks["anchors"] = f"ok: the log ends where its {', '.join(anchors)} say (version {last.version})"
 
 
-def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport) -> None:
+def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport, seed: str | None) -> None:
     """A fork names the event it starts after by its hash; when that game is on this
-    server, check the hash, and that an exact fork starts from that game's state then."""
+    server, check the hash, that an exact fork starts from that game's state then, and
+    that a re-dealt one shows its seat what it saw there and, given the fork's ``seed``,
+    is the re-deal the seed gives (the recorded draws, then the state dealt from them)."""
     parent, at = forked.data["game"], forked.data["version"]
     origin = platform.store.read(parent, after=at - 1, limit=1)
     problem = None
@@ -204,12 +209,29 @@ def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport
             seat = forked.data["from_seat"]
             if past.game.view(state, seat) != past.game.view(past.state, seat):
                 problem = f"the fork does not show seat {seat} what it saw of game {parent} at version {at}"
+            elif seed is not None:
+                problem = _redeal_problem(past, seat, seed, forked.data, state)
     if problem is None:
         report.checks["fork"] = f"ok: forks game {parent} after version {at}, whose hash it names"
         return
     report.checks["fork"] = problem
-    # Version 1 comes before any other failure the audit may have found.
-    report.ok, report.first_bad_version, report.reason = False, 1, problem
+    # Version 1 comes before any other failure the audit may have found (one at version 1
+    # already, the log's own, is kept).
+    if report.ok or (report.first_bad_version or 0) > 1:
+        report.ok, report.first_bad_version, report.reason = False, 1, problem
+
+
+def _redeal_problem(past: Table, seat: int, seed: str, data: dict[str, Any], state: Any) -> str | None:
+    """Deal the fork again from its seed: recipe 2 (draws recorded under v1/k) for forks
+    that record draws, the keyed generator of recipe 1 for forks made before."""
+    recorded = data.get("draws")
+    rng = derive_rng(seed, 1) if recorded is not None else derive_rng(seed, 0, recipe=1)
+    again = past.game.determinize(past.state, seat, rng)
+    if recorded is not None and (not isinstance(rng, Draws) or rng.draws != recorded):
+        return "the fork's recorded re-deal draws are not the ones its seed gives"
+    if again != state:
+        return "the fork's re-dealt cards are not the ones its seed deals"
+    return None
 
 
 def export_lines(platform: Platform, game_id: str) -> Iterator[str]:

@@ -30,7 +30,7 @@ import hashlib
 import hmac
 import json
 import random
-from collections.abc import Iterator, MutableSequence, Sequence
+from collections.abc import Iterator, Mapping, MutableSequence, Sequence
 from typing import Any, TypeVar
 
 RECIPE = 2
@@ -144,3 +144,13 @@ class Draws(random.Random):
 
     def getrandbits(self, k: int) -> int:
         raise TypeError("getrandbits() is not in the draw recipe")
+
+
+def redraw(seed: str, draw: Mapping[str, Any]) -> Any:
+    """What ``seed`` gives for a recorded draw of recipe 2 (its label, and its range or the
+    items it shuffled): equal to the record's ``result`` when the record is honest."""
+    stream = byte_stream(seed, str(draw["label"]))
+    if "integer" in draw:
+        low, high = draw["integer"]
+        return low + below(high - low + 1, stream)
+    return fisher_yates(list(draw["result"]), stream)

@@ -18,7 +18,7 @@ from events.commitments import open_problem
 from events.envelope import Envelope, canonical_json, verify_chain
 from games.base import Game, GameEvent, IllegalAction, State
 from games.registry import get
-from games.rng import Draws, commitment, derive_rng
+from games.rng import Draws, commitment, derive_rng, redraw
 from projections.lifecycle import ending_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table, evolve
 from projections.tables import fold_runs
@@ -138,6 +138,12 @@ def audit_entries(
         if len(recorded) != len(opening):
             return report.fail(min(setup_end, len(opening) + 1), "the deal has a different number of events")
         report.checks["deal"] = f"ok: the {len(opening)} opening events re-derive from the seed"
+    if first.type == "ForkedFrom" and seed is not None:
+        problem_at = _redeal_problem(first.data.get("draws"), seed)
+        if problem_at:
+            return report.fail(1, problem_at)
+        if first.data.get("draws"):
+            report.checks["deal"] = f"ok: the fork's {len(first.data['draws'])} re-deal draws re-derive from the seed"
 
     total = len(envelopes)
     while index < total:
@@ -213,6 +219,26 @@ def _ending_problem(table: Table | None, envelope: Envelope) -> str | None:
         due = table.clock.deadline(seat) if table.clock is not None else None
         if due is None or ms(envelope.at) < due:
             return f"seat {seat + 1}'s flag fell before its clock ran out"
+    return None
+
+
+def _redeal_problem(draws: Any, seed: str) -> str | None:
+    """A fork's recorded re-deal against its seed: labels v1/0, v1/1, ... in order, each
+    result the one the seed gives (whether the rules dealt from them is the fork origin's
+    check, which needs the game it forks)."""
+    if draws is None:
+        return None
+    if not isinstance(draws, list):
+        return "the fork's draws are not a list"
+    for k, draw in enumerate(draws):
+        if not isinstance(draw, dict) or draw.get("label") != f"v1/{k}":
+            return f"the fork's draw {k} is not labelled v1/{k}"
+        try:
+            redrawn = redraw(seed, draw)
+        except (KeyError, TypeError, ValueError):
+            return f"the fork's draw v1/{k} is not a draw of the recipe"
+        if canonical_json(redrawn) != canonical_json(draw.get("result")):
+            return f"the fork's draw v1/{k} is not what the seed gives"
     return None
 
 

@@ -34,7 +34,7 @@ def shown_data(game: Game, type_: str, event_seat: int | None, data: Mapping[str
     if type_ == "ActionTaken":
         return {"action": data["action"]} if seat is not None and seat == event_seat else {}
     if type_ == "ForkedFrom":
-        shown = {k: v for k, v in data.items() if k != "state"}
+        shown = {k: v for k, v in data.items() if k not in ("state", "draws")}
         shown["options"] = public_options(game, data["options"], finished=False)
         return shown
     if type_ == "GameCreated":

@@ -595,7 +595,7 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
         verdict.checked.append("draws not re-derived: the game predates recipe 2")
         return
     for event in events:
-        if event["type"] in ("GameCreated", "ActionTaken"):
+        if event["type"] in ("GameCreated", "ForkedFrom", "ActionTaken"):
             verdict.draws += check_draws(event["data"].get("draws"), seed, event["version"])
     verdict.checked.append(f"{counted(verdict.draws, 'draw')} re-derived")
 

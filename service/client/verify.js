@@ -636,7 +636,7 @@ async function checkContents(record, verdict) {
     return;
   }
   for (const event of events) {
-    if (event.type === "GameCreated" || event.type === "ActionTaken") {
+    if (event.type === "GameCreated" || event.type === "ForkedFrom" || event.type === "ActionTaken") {
       verdict.draws += await checkDraws(field(event.data, "draws"), seed, event.version);
     }
   }

@@ -176,12 +176,17 @@ def test_a_fork_of_a_game_in_play_reveals_nothing_the_seat_had_not_seen(platform
         first = h.store.read(fork.table.game_id)[0]
         seen = client.get(f"/v1/games/{fork.table.game_id}/events").get_json()["events"][0]
         assert "state" in first.data and "state" not in seen["data"]
+        # The re-deal's draws are recorded with the fork (hidden from every seat until it ends).
+        assert first.data["draws"] and "draws" not in seen["data"]
         # Had every card hidden from the seat lain elsewhere, the fork would be the same: it is
-        # re-dealt from the seat's information set and the fork's own seed (its first draw).
+        # re-dealt from the seat's information set and the fork's own seed, as the fork's
+        # first command (draws labelled v1/0, v1/1, ...), and these are the draws it records.
         elsewhere = game.determinize(table.state, seat, random.Random(f"elsewhere-{trial}"))
         assert game.view(elsewhere, seat) == game.view(table.state, seat)
         fork_seed = platform.vault.seed(fork.table.game_id)
-        assert game.determinize(elsewhere, seat, derive_rng(fork_seed, 0, recipe=1)) == fork.table.state
+        again = derive_rng(fork_seed, 1)
+        assert game.determinize(elsewhere, seat, again) == fork.table.state
+        assert again.draws == first.data["draws"]
     assert forked, "no game was still in play to fork"
 
 

@@ -32,6 +32,8 @@ KINDS = registry.keys()  # the tiny test game included (tests/conftest.py regist
 IN_PLAY_ACTIONS = 3
 # Shorter games where a kind offers it: a few hundred events show every kind of event.
 SHORT = {"stomping-grounds": {"turn_limit": 8}, "fortress-royals": {"rounds": 1}}
+# Actions ann takes before forking, where the deal leaves nothing hidden from her at first.
+FORK_AFTER = {"fortress-royals": 3}
 
 
 def node() -> str:
@@ -116,13 +118,53 @@ def game_in_play(client: FlaskClient, kind: str, rng: random.Random) -> InPlay:
     return InPlay(game_id, token, kept, replay_of(client, game_id, token), replay_of(client, game_id))
 
 
+def forked_game(client: FlaskClient, kind: str) -> dict[str, Any]:
+    """A fork, taken by the one human seat of a game just dealt, with bots in every seat
+    of the fork, played to its end: its record, whose ForkedFrom re-dealt what that seat
+    could not see and records the draws."""
+    seats = seats_for(client, kind)
+    players = [{"name": "ann"}] + [{"bot": "random"}] * (seats - 1)
+    created = client.post("/v1/games", json={"kind": kind, "players": players, "options": SHORT.get(kind, {})})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    token = next(s["token"] for s in game["seats"] if s.get("token"))
+    rng = random.Random(kind)
+    for step in range(max(FORK_AFTER.values()) + 1):
+        game = client.get(f"/v1/games/{game['id']}", headers=bearer(token)).get_json()
+        if game["status"] != "active" or step >= FORK_AFTER.get(kind, 0) or not game["legal_actions"]:
+            break
+        client.post(
+            f"/v1/games/{game['id']}/actions",
+            headers={**bearer(token), "Idempotency-Key": f"{game['id']}-{step}"},
+            json={"action": rng.choice(game["legal_actions"]), "expected_version": game["version"]},
+        )
+    assert game["status"] == "active", f"{kind}: the game ended before it was forked"
+    fork = client.post(
+        f"/v1/games/{game['id']}/forks",
+        headers=bearer(token),
+        json={"at_version": game["version"], "players": [{"bot": "random"}] * seats},
+    )
+    assert fork.status_code == 201, fork.get_data(as_text=True)
+    record = replay_of(client, fork.get_json()["id"])
+    assert record["status"] == "finished", f"{kind}: the bots did not finish the fork"
+    return record
+
+
 class Games:
-    """One finished game and one game in play of each kind, played when first asked for."""
+    """One finished game, one game in play and one finished fork of each kind, played when
+    first asked for."""
 
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
         self._finished: dict[str, dict[str, Any]] = {}
         self._in_play: dict[str, InPlay] = {}
+        self._forked: dict[str, dict[str, Any]] = {}
+
+    def forked(self, kind: str) -> dict[str, Any]:
+        """The record of a finished fork of a game in play; callers change a copy."""
+        if kind not in self._forked:
+            self._forked[kind] = forked_game(self.client, kind)
+        return self._forked[kind]
 
     def finished(self, kind: str) -> dict[str, Any]:
         """The record of a finished game; callers that change it change a copy."""

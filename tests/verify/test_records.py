@@ -136,3 +136,19 @@ def test_a_url_names_the_game_s_replay() -> None:
     assert verifier.replay_url("http://host:8000/#/game/abc?seat=1") == "http://host:8000/v1/games/abc/replay"
     assert verifier.replay_url("https://host/v1/games/abc") == "https://host/v1/games/abc/replay"
     assert verifier.replay_url("https://host/v1/games/abc/replay") == "https://host/v1/games/abc/replay"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_finished_fork_verifies_with_its_re_deal_re_derived(kind: str, games: Games, tmp_path: Path) -> None:
+    """A fork of a game in play re-deals what its seat could not see: the re-deal's draws
+    (labels v1/0, ...) are recorded in ForkedFrom, committed, and re-derived by both."""
+    record = games.forked(kind)
+    first = record["events"][0]
+    assert first["type"] == "ForkedFrom" and first["data"]["fair_deal"] and not first["data"]["exact"]
+    redeal = first["data"]["draws"]
+    assert redeal and all(draw["label"] == f"v1/{k}" for k, draw in enumerate(redeal))
+    py = python_verdict(Case(record))
+    assert py["ok"], py
+    later = sum(len(e["data"].get("draws") or []) for e in record["events"][1:] if e["type"] == "ActionTaken")
+    assert py["draws"] == len(redeal) + later, "every draw re-derived, the re-deal's included"
+    assert js_verdicts([Case(record)], tmp_path) == [py]

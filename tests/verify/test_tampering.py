@@ -80,11 +80,14 @@ def hidden_cards(record: Record) -> tuple[dict[str, Any], tuple[str | int, ...]]
     raise AssertionError("no committed list of cards in this game")
 
 
-def change_a_draw(record: Record) -> tuple[dict[str, Any], str]:
-    """Change the first draw that can change: an integer to another in its range, a
-    shuffle with two of its items swapped. Returns the event and the reason it fails."""
+def change_a_draw(
+    record: Record, types: tuple[str, ...] = ("GameCreated", "ActionTaken")
+) -> tuple[dict[str, Any], str]:
+    """Change the first draw that can change, of an event of one of ``types``: an integer
+    to another in its range, a shuffle with two of its items swapped. Returns the event
+    and the reason it fails."""
     for event in record["events"]:
-        if event["type"] not in ("GameCreated", "ActionTaken"):
+        if event["type"] not in types:
             continue
         for draw in event["data"].get("draws") or []:
             if "integer" in draw and draw["integer"][0] < draw["integer"][1]:
@@ -164,6 +167,35 @@ def draw_changed(record: Record) -> Tampered:
     return Case(record), event["version"], 'the hidden value at data["draws"] does not match its commitment'
 
 
+def recommitted(record: Record, event: dict[str, Any]) -> None:
+    """Commit to ``event``'s draws as they now are, with the revealed seed's salt, and
+    chain again from it (the head and the ledger entry too)."""
+    seed = record["events"][-1]["data"]["seed"]
+    salt = verifier.salt(seed, event["version"], ["draws"])
+    event["sealed"]["draws"] = {"$commit": verifier.commitment(salt, event["data"]["draws"])}
+    rechain(record, event["version"])
+
+
+def fork_re_deal_changed_and_recommitted(record: Record) -> Tampered:
+    """A fork's re-deal (its ForkedFrom's draws) changed by a forger holding the seed."""
+    event, reason = change_a_draw(record, ("ForkedFrom",))
+    recommitted(record, event)
+    return Case(record), 1, reason
+
+
+def fork_re_deal_changed(record: Record) -> Tampered:
+    change_a_draw(record, ("ForkedFrom",))
+    return Case(record), 1, 'the hidden value at data["draws"] does not match its commitment'
+
+
+def fork_re_deal_dropped(record: Record) -> Tampered:
+    """The re-deal's record removed from the data, as if the fork had drawn nothing (its
+    seal still commits to it). Removed from the seal too, only the audit, which deals the
+    fork again with the rules, can tell (tests/tooling/test_undo_fork_replay.py)."""
+    del record["events"][0]["data"]["draws"]
+    return Case(record), 1, 'data["draws"] is missing from the data'
+
+
 TAMPERS: dict[str, Callable[[Record], Tampered]] = {
     f.__name__: f
     for f in (
@@ -202,6 +234,11 @@ def open_part_changed_in_play(record: Record) -> Tampered:
 Judged = tuple[Tampered, dict[str, Any], dict[str, Any]]  # the case, the Python and the JavaScript verdicts
 
 
+FORK_TAMPERS: dict[str, Callable[[Record], Tampered]] = {
+    f.__name__: f for f in (fork_re_deal_changed_and_recommitted, fork_re_deal_changed, fork_re_deal_dropped)
+}
+
+
 @pytest.fixture(scope="module")
 def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, Judged]]:
     """For one kind: every tampered case, with both verdicts on it (one node for all)."""
@@ -210,6 +247,7 @@ def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[
     def judge(kind: str) -> dict[str, Judged]:
         if kind not in done:
             cases = {name: tamper(copy.deepcopy(games.finished(kind))) for name, tamper in TAMPERS.items()}
+            cases.update({name: tamper(copy.deepcopy(games.forked(kind))) for name, tamper in FORK_TAMPERS.items()})
             cases["in_play"] = open_part_changed_in_play(copy.deepcopy(games.in_play(kind).spectator_record))
             js = js_verdicts([case for case, _, _ in cases.values()], tmp_path_factory.mktemp(kind))
             done[kind] = {
@@ -221,7 +259,7 @@ def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[
     return judge
 
 
-@pytest.mark.parametrize("tamper", [*TAMPERS, "in_play"])
+@pytest.mark.parametrize("tamper", [*TAMPERS, *FORK_TAMPERS, "in_play"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_tampered_record_fails_in_both_verifiers_at_the_same_version(
     kind: str, tamper: str, judged: Callable[[str], dict[str, Judged]]
