@@ -64,6 +64,11 @@ class Config:
     webhook_allow: tuple[str, ...] = ()
     webhook_retry_seconds: float = 10
     webhook_attempts: int = 8
+    # The ledger's transparency log (``events.transparency``): the origin line its signed
+    # checkpoints begin with, and its Ed25519 key (base64 of the 32-byte private seed);
+    # unset, a key is made once and kept in Redis beside the ledger.
+    log_origin: str = "localhost/tablestream"
+    log_key: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -97,6 +102,8 @@ class Config:
             webhook_allow=parse_webhook_allow(os.environ.get("TABLESTREAM_WEBHOOK_ALLOW", "")),
             webhook_retry_seconds=float(os.environ.get("TABLESTREAM_WEBHOOK_RETRY_SECONDS") or 10),
             webhook_attempts=_int("TABLESTREAM_WEBHOOK_ATTEMPTS", 8),
+            log_origin=os.environ.get("TABLESTREAM_LOG_ORIGIN") or "localhost/tablestream",
+            log_key=os.environ.get("TABLESTREAM_LOG_KEY") or None,
         )
 
     @property

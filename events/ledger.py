@@ -14,8 +14,10 @@ command ends it, and the projector records any finished game the handler did not
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,6 +25,7 @@ import redis
 
 from events.envelope import GENESIS_HASH, canonical_json
 from events.keys import group
+from events.transparency import Checkpoint, Signer, Tree, leaf_hash
 
 HASHED = ("index", "game", "kind", "version", "hash", "at")
 
@@ -60,12 +63,21 @@ def verify_entries(entries: Iterable[Mapping[str, Any]], prev: str = GENESIS_HAS
 
 
 class Ledger:
-    def __init__(self, client: redis.Redis, prefix: str = "ts") -> None:
+    def __init__(
+        self, client: redis.Redis, prefix: str = "ts", origin: str = "localhost/tablestream", key: str | None = None
+    ) -> None:
         self.redis = client
         # One script writes both (one slot on a cluster).
         self.key = group(prefix, "ledger", client)
         self.games_key = f"{self.key}:games"
+        self.tree_key = f"{self.key}:tree"
+        self.signer_key = f"{self.key}:signer"
         self._record = client.register_script(RECORD_LUA)
+        self.origin = origin
+        self._key = key
+        self._signer: Signer | None = None
+        self.tree = Tree(self._leaves, self._load_nodes, self._save_nodes)
+        self._notes: dict[int, str] = {}
 
     def record(self, game_id: str, kind: str, version: int, head_hash: str, at: str) -> dict[str, Any]:
         """Add a finished game's final head (once: a game already there keeps its entry)."""
@@ -105,6 +117,61 @@ class Ledger:
     def page(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         entries = self.redis.xrange(self.key, f"{after + 1}-0", "+", count=limit)
         return [_decode(e) for e in entries]
+
+    # -- the transparency log (events.transparency) -----------------------------------
+
+    def size(self) -> int:
+        last = self.redis.xrevrange(self.key, "+", "-", count=1)
+        return 0 if not last else int(last[0][0].split(b"-")[0])
+
+    def signer(self) -> Signer:
+        """The checkpoint key: the configured one, else the one kept beside the ledger
+        (made by the first process that needs it; every process then signs with it)."""
+        if self._signer is None:
+            if self._key:
+                seed = base64.b64decode(self._key)
+            else:
+                self.redis.set(self.signer_key, secrets.token_bytes(32), nx=True)
+                seed = bytes(self.redis.get(self.signer_key))
+            self._signer = Signer(self.origin, seed)
+        return self._signer
+
+    def checkpoint(self, size: int | None = None) -> str:
+        """The signed checkpoint of the first ``size`` entries (all of them: the latest)."""
+        size = self.size() if size is None else size
+        note = self._notes.get(size)
+        if note is None:
+            note = self.signer().sign(Checkpoint(self.origin, size, self.tree.root(size)))
+            if len(self._notes) > 1024:
+                self._notes.clear()
+            self._notes[size] = note
+        return note
+
+    def inclusion(self, index: int, size: int) -> list[str]:
+        """Entry ``index``'s audit path in the tree of ``size`` entries, hex."""
+        return [digest.hex() for digest in self.tree.inclusion(index - 1, size)]
+
+    def consistency(self, first: int, second: int) -> list[str]:
+        return [digest.hex() for digest in self.tree.consistency(first, second)]
+
+    def proof_of(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """What a record carries beside its ledger entry: the latest checkpoint and the
+        entry's inclusion in it."""
+        note = self.checkpoint()
+        size = int(note.split("\n")[1])
+        return {"tree_size": size, "hashes": self.inclusion(int(entry["index"]), size), "checkpoint": note}
+
+    def _leaves(self, start: int, end: int) -> list[bytes]:
+        entries = self.redis.xrange(self.key, f"{start + 1}-0", f"{end}-0")
+        if len(entries) != end - start:
+            raise LookupError(f"the ledger lacks entries between {start + 1} and {end}")
+        return [leaf_hash(_decode(entry)) for entry in entries]
+
+    def _load_nodes(self, names: list[str]) -> list[bytes | None]:
+        return [None if value is None else bytes(value) for value in self.redis.hmget(self.tree_key, names)]
+
+    def _save_nodes(self, nodes: dict[str, bytes]) -> None:
+        self.redis.hset(self.tree_key, mapping=nodes)
 
 
 def _decode(entry: Any) -> dict[str, Any]:
