@@ -59,6 +59,7 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
     table = platform.handler.load(game_id)
     envelopes = log_upto(platform, game_id, table.version)
     events = [event_for(table, e, seat) for e in envelopes]
+    entry = platform.ledger.of(game_id) if table.status == "finished" else None
     return {
         "id": game_id,
         "kind": table.kind,
@@ -67,7 +68,9 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
         "seed": table.seed,
         "outcome": table.outcome,
         "head": table.head,
-        "ledger": platform.ledger.of(game_id) if table.status == "finished" else None,
+        "ledger": entry,
+        # The entry's place in the ledger's tree, under the latest signed checkpoint.
+        "ledger_proof": None if entry is None else platform.ledger.proof_of(entry),
         "events": events,
     }
 
@@ -248,6 +251,8 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
         "head": {"version": table.version, "hash": table.head_hash},
         "ledger": platform.ledger.of(game_id),
     }
+    if header["ledger"] is not None:
+        header["ledger_proof"] = platform.ledger.proof_of(header["ledger"])
     if table.status != "finished":
         header["seed"] = platform.vault.seed(game_id)
     chat = Chat.of(platform).export(game_id)

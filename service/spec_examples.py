@@ -376,6 +376,10 @@ class Scenario:
         call("get", "/v1/players/ann", "ann's public profile.")
         call("get", "/v1/stats", "The statistics of the kinds played.")
         call("get", "/v1/ledger", "The ledger of finished games (the first entries).")
+        call("get", "/v1/ledger/checkpoint", "The ledger's latest checkpoint, signed by the log's key.")
+        call("get", "/v1/ledger/key", "The log's key.")
+        call("get", "/v1/ledger/proofs/inclusion?index=1", "Entry 1's audit path in the latest tree.")
+        call("get", "/v1/ledger/proofs/consistency?from=1", "That the latest tree extends the tree of one entry.")
         call(
             "get",
             f"/v1/players/me/webhooks/{hook['id']}/deliveries",

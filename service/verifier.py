@@ -16,6 +16,7 @@ Standard library only, on purpose: a copy of this file is all anyone needs.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import hmac
 import json
@@ -354,6 +355,7 @@ class Record:
     head: Any = None
     ledger: Any = None
     versions: Any = None
+    ledger_proof: Any = None
 
 
 def _loads(text: str) -> Any:
@@ -400,6 +402,7 @@ def parse_record(text: str) -> Record:
         head=header.get("head"),
         ledger=header.get("ledger"),
         versions=header.get("versions"),
+        ledger_proof=header.get("ledger_proof"),
     )
 
 
@@ -417,28 +420,43 @@ def record_from_replay(raw: dict[str, Any]) -> Record:
         has_outcome="outcome" in raw,
         head=raw.get("head"),
         ledger=raw.get("ledger"),
+        ledger_proof=raw.get("ledger_proof"),
     )
 
 
 # -- the checks of section 7, in order -----------------------------------------------------
 
 
-def verify(record: Record | dict[str, Any], expected_head: tuple[int, str] | None = None) -> Verdict:
+def verify(
+    record: Record | dict[str, Any],
+    expected_head: tuple[int, str] | None = None,
+    log_key: str | None = None,
+    latest: Latest | None = None,
+) -> Verdict:
     """Check ``record`` as docs/verification.md section 7 says; ``expected_head`` is a
-    ``(version, hash)`` a client kept, which the log must still reach and hold."""
+    ``(version, hash)`` a client kept, which the log must still reach and hold;
+    ``log_key`` the log's verifier key (``<name>+<id>+<key>``), which every checkpoint
+    must be signed with; ``latest`` a checkpoint the server (or a witness) showed later,
+    with the proof that it extends the record's."""
     if isinstance(record, dict):
         record = record_from_replay(record)
     if expected_head is not None and expected_head[0] < 1:
         raise ValueError("a head's version is 1 or more")
     verdict = Verdict(game=record.game, kind=record.kind, events=len(record.events))
     try:
-        _verify(record, expected_head, verdict)
+        _verify(record, expected_head, verdict, log_key, latest)
     except Failed as failure:
         verdict.ok, verdict.first_bad_version, verdict.reason = False, failure.version, failure.reason
     return verdict
 
 
-def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verdict) -> None:
+def _verify(
+    record: Record,
+    expected_head: tuple[int, str] | None,
+    verdict: Verdict,
+    log_key: str | None = None,
+    latest: Latest | None = None,
+) -> None:
     events = record.events
     if not events:
         raise Failed(1, "the log is empty")
@@ -469,6 +487,11 @@ def _verify(record: Record, expected_head: tuple[int, str] | None, verdict: Verd
     if record.ledger is not None:
         index = _check_ledger(record, last, last_hash)
         verdict.checked.append(f"ledger entry {index} holds this game's final head")
+    note = None
+    if record.ledger is not None and (record.ledger_proof is not None or log_key is not None):
+        note = _check_ledger_proof(record, last, log_key, verdict)
+    if latest is not None:
+        _check_latest(record, last, last_hash, log_key, latest, note, verdict)
     if expected_head is not None:
         version, digest = expected_head
         if version > last:
@@ -510,8 +533,10 @@ def _check_anchor(head: Head, last: int, last_hash: str, name: str) -> None:
         raise Failed(last, f"the last event's hash is not the hash of {name}")
 
 
-def _check_ledger(record: Record, last: int, last_hash: str) -> int:
-    entry = record.ledger
+def _check_ledger(record: Record, last: int, last_hash: str, entry: Any = None, label: str = "the ledger entry") -> int:
+    """The record's ledger entry (or ``entry``, the server's, named ``label``) is a valid
+    entry for this game and holds the log's final head."""
+    entry = record.ledger if entry is None else entry
     types = {
         "index": int,
         "game": str,
@@ -524,21 +549,20 @@ def _check_ledger(record: Record, last: int, last_hash: str) -> int:
     }
     if (
         not isinstance(entry, dict)
-        or any(
-            not isinstance(entry.get(name), kind) or isinstance(entry.get(name), bool) for name, kind in types.items()
-        )
+        or any(not isinstance(entry.get(key), kind) or isinstance(entry.get(key), bool) for key, kind in types.items())
         or plain_problem(entry) is not None
     ):
-        raise Failed(last, "the ledger entry is not a valid entry")
+        raise Failed(last, f"{label} is not a valid entry")
     if entry["index"] < 1 or (entry["index"] == 1 and entry["prev"] != GENESIS_HASH):
-        raise Failed(last, "the ledger entry does not follow the entry before it")
+        raise Failed(last, f"{label} does not follow the entry before it")
     if ledger_entry_hash(entry) != entry["entry_hash"]:
-        raise Failed(last, "the ledger entry does not match its entry hash")
+        raise Failed(last, f"{label} does not match its entry hash")
     if record.game is not None and entry["game"] != record.game:
-        raise Failed(last, f"the ledger entry is for game {entry['game']}, not this one")
+        raise Failed(last, f"{label} is for game {entry['game']}, not this one")
     if record.kind is not None and entry["kind"] != record.kind:
-        raise Failed(last, f"the ledger entry is for a game of kind {entry['kind']}, not {record.kind}")
-    _check_anchor(Head(entry["version"], entry["hash"]), last, last_hash, "its ledger entry")
+        raise Failed(last, f"{label} is for a game of kind {entry['kind']}, not {record.kind}")
+    anchor = "its ledger entry" if label == "the ledger entry" else label
+    _check_anchor(Head(entry["version"], entry["hash"]), last, last_hash, anchor)
     return int(entry["index"])
 
 
@@ -598,6 +622,280 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
         if event["type"] in ("GameCreated", "ForkedFrom", "ActionTaken"):
             verdict.draws += check_draws(event["data"].get("draws"), seed, event["version"])
     verdict.checked.append(f"{counted(verdict.draws, 'draw')} re-derived")
+
+
+# -- section 6: the ledger's transparency log ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Latest:
+    """What the server says now (``tablestream verify URL`` fetches it): its latest signed
+    checkpoint; the consistency proof (hex) from the record's checkpoint to it, when the
+    record has one; and this game's ledger entry with its inclusion proof under that
+    checkpoint, when the game is on its ledger."""
+
+    checkpoint: str
+    consistency: list[Any] | None = None
+    entry: Any = None
+    inclusion: list[Any] | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    origin: str
+    size: int
+    root: bytes
+    text: str  # the checkpoint text the signatures cover
+    signatures: list[tuple[str, bytes]]  # (name, key id || signature)
+
+
+def parse_note(note: Any) -> Note | None:
+    """A C2SP signed checkpoint: ``origin``, size and base64 root, a blank line, then
+    signature lines ``— <name> <base64>``. None when it is not one."""
+    if not isinstance(note, str) or "\n\n" not in note or not note.endswith("\n"):
+        return None
+    body, _, rest = note.partition("\n\n")
+    lines = body.split("\n")
+    if len(lines) < 3 or not lines[0] or not re.fullmatch(r"[1-9][0-9]{0,15}|0", lines[1]):
+        return None
+    try:
+        root = base64.b64decode(lines[2], validate=True)
+    except ValueError:
+        return None
+    if len(root) != 32:
+        return None
+    signatures = []
+    for line in rest[:-1].split("\n"):
+        found = re.fullmatch("\u2014 ([^ ]+) ([A-Za-z0-9+/=]+)", line)
+        if found is None:
+            return None
+        try:
+            signatures.append((found.group(1), base64.b64decode(found.group(2), validate=True)))
+        except ValueError:
+            return None
+    return Note(lines[0], int(lines[1]), root, body + "\n", signatures)
+
+
+def parse_vkey(text: str) -> tuple[str, bytes, bytes] | None:
+    """``<name>+<key id, 8 hex>+<base64(0x01 || 32-byte Ed25519 key)>`` as ``(name, id, key)``."""
+    found = re.fullmatch(r"([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)", text.strip())
+    if found is None:
+        return None
+    try:
+        raw = base64.b64decode(found.group(3), validate=True)
+    except ValueError:
+        return None
+    if len(raw) != 33 or raw[0] != 1:
+        return None
+    name, key_id, key = found.group(1), bytes.fromhex(found.group(2)), raw[1:]
+    if hashlib.sha256(name.encode() + b"\n" + raw).digest()[:4] != key_id:
+        return None
+    return name, key_id, key
+
+
+def signed_by(note: Note, vkey: tuple[str, bytes, bytes]) -> bool:
+    name, key_id, key = vkey
+    return any(
+        signer == name
+        and len(stamp) == 68
+        and stamp[:4] == key_id
+        and ed25519_verify(key, note.text.encode(), stamp[4:])
+        for signer, stamp in note.signatures
+    )
+
+
+def ledger_leaf_hash(entry: dict[str, Any]) -> bytes:
+    return hashlib.sha256(b"\x00" + canonical_json({name: entry[name] for name in LEDGER_HASHED}).encode()).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def inclusion_ok(leaf: bytes, index: int, size: int, path: Sequence[bytes], root: bytes) -> bool:
+    """RFC 9162 2.1.3.2: leaf ``index`` (from 0) of a tree of ``size`` with ``root``."""
+    if not 0 <= index < size:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = _node(p, r)
+            while fn and not fn & 1:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            r = _node(r, p)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and r == root
+
+
+def consistency_ok(first: int, second: int, first_root: bytes, second_root: bytes, proof: Sequence[bytes]) -> bool:
+    """RFC 9162 2.1.4.2; the same size proves with no hashes and the same root."""
+    if not 0 < first <= second:
+        return False
+    if first == second:
+        return not proof and first_root == second_root
+    path = ([first_root] if first & (first - 1) == 0 else []) + list(proof)
+    if not path:
+        return False
+    fn, sn = first - 1, second - 1
+    while fn & 1:
+        fn, sn = fn >> 1, sn >> 1
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr, sr = _node(c, fr), _node(c, sr)
+            while fn and not fn & 1:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            sr = _node(sr, c)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and fr == first_root and sr == second_root
+
+
+def _hashes(value: Any) -> list[bytes] | None:
+    if not isinstance(value, list) or not all(isinstance(h, str) and HEX64.fullmatch(h) for h in value):
+        return None
+    return [bytes.fromhex(h) for h in value]
+
+
+def _log_key(log_key: str | None) -> tuple[str, bytes, bytes] | None:
+    if log_key is None:
+        return None
+    vkey = parse_vkey(log_key)
+    if vkey is None:
+        raise ValueError("a log key is <name>+<key id>+<base64 key>")
+    return vkey
+
+
+def _check_ledger_proof(record: Record, last: int, log_key: str | None, verdict: Verdict) -> Note:
+    """The ledger entry is in the tree a checkpoint names, signed by the log's key when it
+    is known: section 6."""
+    entry, proof = record.ledger, record.ledger_proof
+    index = entry["index"]
+    if proof is None:
+        raise Failed(last, "the record carries no proof that its ledger entry is in the ledger's tree")
+    note = parse_note(proof.get("checkpoint")) if isinstance(proof, dict) else None
+    hashes = _hashes(proof.get("hashes")) if isinstance(proof, dict) else None
+    if note is None or hashes is None or proof.get("tree_size") != note.size:
+        raise Failed(last, "the ledger proof is not a checkpoint with an inclusion proof")
+    vkey = _log_key(log_key)
+    if vkey is not None:
+        if note.origin != vkey[0] or not signed_by(note, vkey):
+            raise Failed(last, "the record's checkpoint is not signed by the log's key")
+        verdict.checked.append(f"checkpoint of {counted(note.size, 'entry')} signed by {vkey[0]}")
+    else:
+        verdict.checked.append("checkpoint signature not checked: no log key given")
+    if not inclusion_ok(ledger_leaf_hash(entry), index - 1, note.size, hashes, note.root):
+        raise Failed(last, f"ledger entry {index} is not in the tree its checkpoint names")
+    verdict.checked.append(f"ledger entry {index} included in the checkpoint of {counted(note.size, 'entry')}")
+    return note
+
+
+def _check_latest(
+    record: Record, last: int, last_hash: str, log_key: str | None, latest: Latest, note: Note | None, verdict: Verdict
+) -> None:
+    """Against what the server says now: its latest checkpoint extends the record's, and
+    when the game is on its ledger, the log reaches the head that entry holds."""
+    later = parse_note(latest.checkpoint)
+    if later is None:
+        raise Failed(last, "the server's checkpoint is not a checkpoint")
+    vkey = _log_key(log_key)
+    if vkey is not None and (later.origin != vkey[0] or not signed_by(later, vkey)):
+        raise Failed(last, "the server's checkpoint is not signed by the log's key")
+    if latest.entry is not None:
+        index = _check_ledger(record, last, last_hash, latest.entry, "the server's ledger entry")
+        hashes = _hashes(latest.inclusion)
+        leaf = ledger_leaf_hash(latest.entry)
+        if hashes is None or not inclusion_ok(leaf, index - 1, later.size, hashes, later.root):
+            raise Failed(last, f"the server's ledger entry {index} is not in the tree its checkpoint names")
+        verdict.checked.append(f"the server's ledger entry {index} holds this game's final head")
+    if note is not None:
+        extension = _hashes(latest.consistency)
+        if (
+            later.origin != note.origin
+            or extension is None
+            or not consistency_ok(note.size, later.size, note.root, later.root, extension)
+        ):
+            raise Failed(
+                last,
+                f"the server's latest checkpoint ({counted(later.size, 'entry')}) does not extend the record's "
+                f"({counted(note.size, 'entry')}): the ledger was rewritten or forked",
+            )
+        verdict.checked.append(f"the server's latest checkpoint ({counted(later.size, 'entry')}) extends the record's")
+    else:
+        verdict.checked.append(f"the server's latest checkpoint has {counted(later.size, 'entry')}")
+
+
+# -- Ed25519 signature verification (RFC 8032, section 5.1.7), in integers -----------------
+
+_P = 2**255 - 19
+_L = 2**252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+Point = tuple[int, int, int, int]  # extended coordinates (X, Y, Z, T), x = X/Z, y = Y/Z, xy = T/Z
+
+
+def _add(a: Point, b: Point) -> Point:
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    p1 = (y1 - x1) * (y2 - x2) % _P
+    p2 = (y1 + x1) * (y2 + x2) % _P
+    c = 2 * t1 * t2 * _D % _P
+    zz = 2 * z1 * z2 % _P
+    e, f, g, h = p2 - p1, zz - c, zz + c, p2 + p1
+    return e * f % _P, g * h % _P, f * g % _P, e * h % _P
+
+
+def _times(scalar: int, point: Point) -> Point:
+    out: Point = (0, 1, 1, 0)
+    while scalar:
+        if scalar & 1:
+            out = _add(out, point)
+        point = _add(point, point)
+        scalar >>= 1
+    return out
+
+
+def _x_of(y: int, odd: int) -> int | None:
+    if y >= _P:
+        return None
+    xx = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    if xx == 0:
+        return None if odd else 0
+    x = pow(xx, (_P + 3) // 8, _P)
+    if (x * x - xx) % _P:
+        x = x * _SQRT_M1 % _P
+    if (x * x - xx) % _P:
+        return None
+    return _P - x if x & 1 != odd else x
+
+
+def _point(encoded: bytes) -> Point | None:
+    y = int.from_bytes(encoded, "little")
+    odd, y = y >> 255, y & ((1 << 255) - 1)
+    x = _x_of(y, odd)
+    return None if x is None else (x, y, 1, x * y % _P)
+
+
+_BASE_Y = 4 * pow(5, _P - 2, _P) % _P
+_BASE: Point = (_x_of(_BASE_Y, 0) or 0, _BASE_Y, 1, (_x_of(_BASE_Y, 0) or 0) * _BASE_Y % _P)
+
+
+def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public_key``'s over ``message``: [S]B = R + [k]A."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    a, r = _point(public_key), _point(signature[:32])
+    s = int.from_bytes(signature[32:], "little")
+    if a is None or r is None or s >= _L:
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % _L
+    left, right = _times(s, _BASE), _add(r, _times(k, a))
+    return (left[0] * right[2] - right[0] * left[2]) % _P == 0 and (left[1] * right[2] - right[1] * left[2]) % _P == 0
 
 
 # -- the command -----------------------------------------------------------------------------

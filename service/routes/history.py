@@ -3,6 +3,7 @@ undo with consent, and forks."""
 
 from __future__ import annotations
 
+import base64
 import hmac
 import json
 from datetime import UTC, datetime
@@ -76,6 +77,52 @@ def ledger() -> Response:
             "head": None if last is None else {"index": last["index"], "entry_hash": last["entry_hash"]},
         }
     )
+
+
+@bp.get("/v1/ledger/checkpoint")
+def checkpoint() -> Response:
+    """The ledger's latest checkpoint, signed (a C2SP signed note)."""
+    return Response(platform().ledger.checkpoint(), mimetype="text/plain", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/v1/ledger/key")
+def log_key() -> Response:
+    """The key every checkpoint is signed with."""
+    signer = platform().ledger.signer()
+    return _json(
+        {
+            "origin": signer.name,
+            "algorithm": "Ed25519",
+            "public_key": base64.b64encode(signer.public_key).decode(),
+            "verifier_key": signer.vkey,
+        }
+    )
+
+
+@bp.get("/v1/ledger/proofs/inclusion")
+def inclusion() -> Response:
+    """Entry ``index``'s audit path in the tree of ``size`` entries (the latest by default)."""
+    ledger = platform().ledger
+    latest = ledger.size()
+    index = int_arg("index", 1, 1, 2**53)
+    size = int_arg("size", latest, 1, 2**53)
+    if size > latest or index > size:
+        raise CommandError(
+            Code.NOT_FOUND, f"The ledger has {latest} entries: ask for an entry and a size no larger than that."
+        )
+    return _json({"index": index, "tree_size": size, "hashes": ledger.inclusion(index, size)})
+
+
+@bp.get("/v1/ledger/proofs/consistency")
+def consistency() -> Response:
+    """That the tree of ``to`` entries (the latest by default) extends the tree of ``from``."""
+    ledger = platform().ledger
+    latest = ledger.size()
+    first = int_arg("from", 1, 1, 2**53)
+    second = int_arg("to", latest, 1, 2**53)
+    if second > latest or first > second:
+        raise CommandError(Code.NOT_FOUND, f"The ledger has {latest} entries: ask for 1 <= from <= to <= {latest}.")
+    return _json({"from": first, "to": second, "hashes": ledger.consistency(first, second)})
 
 
 @bp.post("/v1/games/<game_id>/replays")

@@ -195,17 +195,30 @@ Head = tuple[int, str]
 
 @dataclass(frozen=True)
 class Case:
-    """One input for both verifiers: a record (or an export's text) and a head a client kept."""
+    """One input for both verifiers: a record (or an export's text), a head a client kept,
+    the log's verifier key, and what the server says now (``verifier.Latest``)."""
 
     record: dict[str, Any] | str
     head: Head | None = None
+    log_key: str | None = None
+    latest: verifier.Latest | None = None
 
     def text(self) -> str:
         return self.record if isinstance(self.record, str) else json.dumps(self.record)
 
+    def latest_json(self) -> dict[str, Any] | None:
+        if self.latest is None:
+            return None
+        return {
+            "checkpoint": self.latest.checkpoint,
+            "consistency": self.latest.consistency,
+            "entry": self.latest.entry,
+            "inclusion": self.latest.inclusion,
+        }
+
 
 def python_verdict(case: Case) -> dict[str, Any]:
-    return verifier.verify(verifier.parse_record(case.text()), case.head).as_json()
+    return verifier.verify(verifier.parse_record(case.text()), case.head, case.log_key, case.latest).as_json()
 
 
 def js_verdicts(cases: list[Case], folder: Path, pure: bool = False) -> list[dict[str, Any]]:
@@ -215,7 +228,15 @@ def js_verdicts(cases: list[Case], folder: Path, pure: bool = False) -> list[dic
     for index, case in enumerate(cases):
         path = folder / f"case-{index}.json"
         path.write_text(case.text(), encoding="utf-8")
-        batch.append({"file": str(path), "head": list(case.head) if case.head else None, "pure": pure})
+        batch.append(
+            {
+                "file": str(path),
+                "head": list(case.head) if case.head else None,
+                "pure": pure,
+                "log_key": case.log_key,
+                "latest": case.latest_json(),
+            }
+        )
     done = subprocess.run(
         [node(), str(NODE_CLI), "--batch"],
         input=json.dumps(batch),
