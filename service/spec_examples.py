@@ -375,7 +375,9 @@ class Scenario:
         call("get", "/v1/leaderboards/dragoborne", "The leaderboard of dragoborne.")
         call("get", "/v1/players/ann", "ann's public profile.")
         call("get", "/v1/stats", "The statistics of the kinds played.")
-        call("get", "/v1/ledger", "The ledger of finished games (the first entries).")
+        ledger = call("get", "/v1/ledger", "The ledger of finished games (the first entries).").get_json()
+        first_game = ledger["entries"][0]["game"]
+        call("get", f"/v1/ledger/games/{first_game}", "A finished game's ledger entry and its proof.")
         call("get", "/v1/ledger/checkpoint", "The ledger's latest checkpoint, signed by the log's key.")
         call("get", "/v1/ledger/key", "The log's key.")
         call("get", "/v1/ledger/proofs/inclusion?index=1", "Entry 1's audit path in the latest tree.")

@@ -99,6 +99,16 @@ def log_key() -> Response:
     )
 
 
+@bp.get("/v1/ledger/games/<game_id>")
+def ledger_entry(game_id: str) -> Response:
+    """A finished game's ledger entry and its inclusion in the latest checkpoint."""
+    ledger = platform().ledger
+    entry = ledger.of(game_id)
+    if entry is None:
+        raise CommandError(Code.NOT_FOUND, f"Game '{game_id}' is not on the ledger: only finished games are.")
+    return _json({"entry": entry, "ledger_proof": ledger.proof_of(entry)})
+
+
 @bp.get("/v1/ledger/proofs/inclusion")
 def inclusion() -> Response:
     """Entry ``index``'s audit path in the tree of ``size`` entries (the latest by default)."""
