@@ -507,6 +507,10 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def entries(number: int) -> str:
+    return f"{number} entr{'y' if number == 1 else 'ies'}"
+
+
 def _head_of(record: Record) -> Head | None:
     head = record.head
     if head is None:
@@ -786,12 +790,12 @@ def _check_ledger_proof(record: Record, last: int, log_key: str | None, verdict:
     if vkey is not None:
         if note.origin != vkey[0] or not signed_by(note, vkey):
             raise Failed(last, "the record's checkpoint is not signed by the log's key")
-        verdict.checked.append(f"checkpoint of {counted(note.size, 'entry')} signed by {vkey[0]}")
+        verdict.checked.append(f"checkpoint of {entries(note.size)} signed by {vkey[0]}")
     else:
         verdict.checked.append("checkpoint signature not checked: no log key given")
     if not inclusion_ok(ledger_leaf_hash(entry), index - 1, note.size, hashes, note.root):
         raise Failed(last, f"ledger entry {index} is not in the tree its checkpoint names")
-    verdict.checked.append(f"ledger entry {index} included in the checkpoint of {counted(note.size, 'entry')}")
+    verdict.checked.append(f"ledger entry {index} included in the checkpoint of {entries(note.size)}")
     return note
 
 
@@ -822,12 +826,12 @@ def _check_latest(
         ):
             raise Failed(
                 last,
-                f"the server's latest checkpoint ({counted(later.size, 'entry')}) does not extend the record's "
-                f"({counted(note.size, 'entry')}): the ledger was rewritten or forked",
+                f"the server's latest checkpoint ({entries(later.size)}) does not extend the record's "
+                f"({entries(note.size)}): the ledger was rewritten or forked",
             )
-        verdict.checked.append(f"the server's latest checkpoint ({counted(later.size, 'entry')}) extends the record's")
+        verdict.checked.append(f"the server's latest checkpoint ({entries(later.size)}) extends the record's")
     else:
-        verdict.checked.append(f"the server's latest checkpoint has {counted(later.size, 'entry')}")
+        verdict.checked.append(f"the server's latest checkpoint has {entries(later.size)}")
 
 
 # -- Ed25519 signature verification (RFC 8032, section 5.1.7), in integers -----------------
@@ -901,6 +905,57 @@ def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
 # -- the command -----------------------------------------------------------------------------
 
 
+def fetch(url: str, token: str | None = None, timeout: float = 30.0, missing_ok: bool = False) -> str | None:
+    """The body of a GET (None for a 404 when ``missing_ok``)."""
+    request = urllib.request.Request(url, headers={"Accept": "application/json, text/plain"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        if missing_ok and error.code == 404:
+            return None
+        raise Unreadable(f"cannot read {url}: {error}") from None
+    except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+        raise Unreadable(f"cannot read {url}: {error}") from None
+
+
+def server_of(url: str) -> str:
+    parts = urllib.parse.urlsplit(replay_url(url))
+    base = re.sub(r"/v1/games/[^/]+/replay$", "", parts.path)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, base, "", ""))
+
+
+def latest_from(server: str, record: Record, timeout: float = 30.0) -> Latest:
+    """What ``server`` says now about its ledger and this record's game (section 6)."""
+    checkpoint = fetch(f"{server}/v1/ledger/checkpoint", timeout=timeout) or ""
+    note = parse_note(checkpoint)
+    consistency = None
+    proof = record.ledger_proof
+    if note is not None and isinstance(proof, dict):
+        size = proof.get("tree_size")
+        if isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= note.size:
+            body = fetch(f"{server}/v1/ledger/proofs/consistency?from={size}&to={note.size}", timeout=timeout)
+            consistency = _loads(body or "{}").get("hashes")
+    entry = inclusion = None
+    if record.game is not None:
+        quoted = urllib.parse.quote(record.game, safe="")
+        body = fetch(f"{server}/v1/ledger/games/{quoted}", timeout=timeout, missing_ok=True)
+        if body is not None:
+            found = _loads(body)
+            entry = found.get("entry")
+            shown = found.get("ledger_proof") or {}
+            # The entry's path under the checkpoint fetched above (the server may have grown
+            # since: then its own proof names another size, and this one is asked for).
+            if note is not None and isinstance(entry, dict) and shown.get("tree_size") != note.size:
+                index = entry.get("index")
+                body = fetch(f"{server}/v1/ledger/proofs/inclusion?index={index}&size={note.size}", timeout=timeout)
+                shown = _loads(body or "{}")
+            inclusion = shown.get("hashes")
+    return Latest(checkpoint, consistency, entry, inclusion)
+
+
 def read_source(source: str, token: str | None = None, timeout: float = 30.0) -> str:
     """The text of a file, ``-`` (stdin), or a URL (a game's replay, page or API URL)."""
     if source == "-":
@@ -952,17 +1007,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a head you kept: the log must reach version V and have HASH there",
     )
     parser.add_argument("--token", default=None, help="a seat token, to fetch a game in play as that seat")
+    parser.add_argument(
+        "--log-key",
+        default=None,
+        metavar="VKEY",
+        help="the ledger's verifier key (name+id+key, as GET /v1/ledger/key gives it and its operator publishes): "
+        "every checkpoint must be signed with it. Given a URL and no key, the server's own is used, and said so",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     """0 when the record verifies, 1 when it does not, 2 when it cannot be read."""
+    log_key, latest, key_note = args.log_key, None, None
+    if log_key is not None and parse_vkey(log_key) is None:
+        print("error: a log key is <name>+<key id>+<base64 key> (GET /v1/ledger/key)", file=sys.stderr)
+        return 2
     try:
         record = parse_record(read_source(args.source, args.token))
-    except Unreadable as error:
+        if re.match(r"https?://", args.source):
+            # Against what the server says now: its latest checkpoint, and this game's entry.
+            server = server_of(args.source)
+            if log_key is None:
+                log_key = str(_loads(fetch(f"{server}/v1/ledger/key") or "{}").get("verifier_key") or "")
+                key_note = "the log's key is the one the server gives (pass --log-key to check it against yours)"
+                if parse_vkey(log_key) is None:
+                    raise Unreadable(f"{server} gives no valid log key")
+            latest = latest_from(server, record)
+    except (Unreadable, ValueError, AttributeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    verdict = verify(record, args.head)
+    verdict = verify(record, args.head, log_key, latest)
     if args.json:
         print(json.dumps(verdict.as_json(), indent=2, ensure_ascii=False))
     else:
@@ -973,6 +1048,8 @@ def run(args: argparse.Namespace) -> int:
         )
         for line in verdict.checked:
             print(f"  ✓ {line}")
+        if key_note:
+            print(f"  ({key_note})")
         print("verified" if verdict.ok else f"FAILED at version {verdict.first_bad_version}: {verdict.reason}")
     return 0 if verdict.ok else 1
 
