@@ -94,6 +94,12 @@ def _scaling(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Ro
     return scaling.run(quick, url, f"{prefix}:scaling")
 
 
+def _ledger(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import ledger
+
+    return ledger.run(quick, client, prefix)
+
+
 SECTIONS: dict[str, Section] = {
     "store": _store,
     "api": _api,
@@ -105,6 +111,7 @@ SECTIONS: dict[str, Section] = {
     "bgio": _bgio,
     "botwait": _botwait,
     "streams": _streams,
+    "ledger": _ledger,
 }
 
 
