@@ -154,9 +154,17 @@ class Ledger:
     def consistency(self, first: int, second: int) -> list[str]:
         return [digest.hex() for digest in self.tree.consistency(first, second)]
 
-    def proof_of(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def proof_of(self, entry: dict[str, Any]) -> dict[str, Any] | None:
         """What a record carries beside its ledger entry: the latest checkpoint and the
-        entry's inclusion in it."""
+        entry's inclusion in it. None when the ledger lacks an entry (an operator deleted
+        one): the record is still served, and a verifier holding the log's key says the
+        proof is missing."""
+        try:
+            return self._proof_of(entry)
+        except LookupError:
+            return None
+
+    def _proof_of(self, entry: dict[str, Any]) -> dict[str, Any]:
         note = self.checkpoint()
         size = int(note.split("\n")[1])
         return {"tree_size": size, "hashes": self.inclusion(int(entry["index"]), size), "checkpoint": note}
