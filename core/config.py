@@ -69,6 +69,9 @@ class Config:
     # unset, a key is made once and kept in Redis beside the ledger.
     log_origin: str = "localhost/tablestream"
     log_key: str | None = None
+    # The witnesses whose cosignatures of its checkpoints the service keeps and serves:
+    # their verifier keys (``name+id+base64(0x04 || key)``).
+    witnesses: tuple[str, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -104,6 +107,7 @@ class Config:
             webhook_attempts=_int("TABLESTREAM_WEBHOOK_ATTEMPTS", 8),
             log_origin=os.environ.get("TABLESTREAM_LOG_ORIGIN") or "localhost/tablestream",
             log_key=os.environ.get("TABLESTREAM_LOG_KEY") or None,
+            witnesses=tuple(k.strip() for k in os.environ.get("TABLESTREAM_WITNESSES", "").split(",") if k.strip()),
         )
 
     @property

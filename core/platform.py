@@ -48,7 +48,9 @@ class Platform:
         self.snapshots = RedisSnapshots(client, prefix=config.prefix)
         self.tables = Tables(self.store, self.snapshots)
         self.vault = Vault(client, prefix=config.prefix)
-        self.ledger = Ledger(client, prefix=config.prefix, origin=config.log_origin, key=config.log_key)
+        self.ledger = Ledger(
+            client, prefix=config.prefix, origin=config.log_origin, key=config.log_key, witnesses=config.witnesses
+        )
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,8 +184,8 @@ def _audit_anchors(anchors: Anchors, last: Envelope, report: AuditReport) -> Non
         if report.ok or (report.first_bad_version or 0) > version:
             report.ok, report.first_bad_version, report.reason = False, version, reason
         return
-    anchors = ["head"] + (["feed"] if fed else []) + (["ledger"] if entry is not None else [])
-    report.checks["anchors"] = f"ok: the log ends where its {', '.join(anchors)} say (version {last.version})"
+    named = ["head"] + (["feed"] if fed else []) + (["ledger"] if entry is not None else [])
+    report.checks["anchors"] = f"ok: the log ends where its {', '.join(named)} say (version {last.version})"
 
 
 def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport, seed: str | None) -> None:
@@ -224,7 +224,7 @@ def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport
         report.ok, report.first_bad_version, report.reason = False, 1, problem
 
 
-def _redeal_problem(past: Table, seat: int, seed: str, data: dict[str, Any], state: Any) -> str | None:
+def _redeal_problem(past: Table, seat: int, seed: str, data: Mapping[str, Any], state: Any) -> str | None:
     """Deal the fork again from its seed: recipe 2 (draws recorded under v1/k) for forks
     that record draws, the keyed generator of recipe 1 for forks made before."""
     recorded = data.get("draws")

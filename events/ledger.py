@@ -18,14 +18,14 @@ import base64
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import redis
 
 from events.envelope import GENESIS_HASH, canonical_json
 from events.keys import group
-from events.transparency import Checkpoint, Signer, Tree, leaf_hash
+from events.transparency import Checkpoint, Signer, Tree, cosigned_by, leaf_hash, parse_witness_vkey
 
 HASHED = ("index", "game", "kind", "version", "hash", "at")
 
@@ -64,7 +64,12 @@ def verify_entries(entries: Iterable[Mapping[str, Any]], prev: str = GENESIS_HAS
 
 class Ledger:
     def __init__(
-        self, client: redis.Redis, prefix: str = "ts", origin: str = "localhost/tablestream", key: str | None = None
+        self,
+        client: redis.Redis,
+        prefix: str = "ts",
+        origin: str = "localhost/tablestream",
+        key: str | None = None,
+        witnesses: Sequence[str] = (),
     ) -> None:
         self.redis = client
         # One script writes both (one slot on a cluster).
@@ -72,6 +77,11 @@ class Ledger:
         self.games_key = f"{self.key}:games"
         self.tree_key = f"{self.key}:tree"
         self.signer_key = f"{self.key}:signer"
+        self.cosigned_key = f"{self.key}:cosigned"
+        found = [parse_witness_vkey(text) for text in witnesses]
+        if None in found:
+            raise ValueError("a witness key is <name>+<key id>+<base64 of 0x04 and the key>")
+        self.witnesses = dict(w for w in found if w is not None)
         self._record = client.register_script(RECORD_LUA)
         self.origin = origin
         self._key = key
@@ -136,9 +146,37 @@ class Ledger:
             self._signer = Signer(self.origin, seed)
         return self._signer
 
-    def checkpoint(self, size: int | None = None) -> str:
-        """The signed checkpoint of the first ``size`` entries (all of them: the latest)."""
+    def checkpoint(self, size: int | None = None, cosigned: bool = True) -> str:
+        """The signed checkpoint of the first ``size`` entries (all of them: the latest),
+        with the witnesses' cosignatures kept for it."""
         size = self.size() if size is None else size
+        note = self._signed(size)
+        if not cosigned or not self.witnesses:
+            return note
+        lines = self.redis.hgetall(f"{self.cosigned_key}:{size}")
+        return note + "".join(f"{bytes(lines[name]).decode()}\n" for name in sorted(lines))
+
+    def cosign(self, note: str) -> tuple[int, int]:
+        """Keep the configured witnesses' cosignatures of a checkpoint of this log: how many
+        lines were valid ones, and how many of those were new. ``ValueError`` for a
+        checkpoint that is not one of this log's trees."""
+        body, blank, rest = note.partition("\n\n")
+        lines = body.split("\n")
+        if not blank or len(lines) != 3 or not lines[1].isdigit():
+            raise ValueError("not a checkpoint: origin, size and root, a blank line, then signature lines")
+        size = int(lines[1])
+        if lines[0] != self.origin or not 0 < size <= self.size() or lines[2] != self._signed(size).split("\n")[2]:
+            raise ValueError("not a checkpoint of this log's tree")
+        text = body + "\n"
+        valid = new = 0
+        for line in rest.rstrip("\n").split("\n"):
+            for name, public_key in self.witnesses.items():
+                if cosigned_by(text, line, name, public_key):
+                    valid += 1
+                    new += int(self.redis.hset(f"{self.cosigned_key}:{size}", name, line))
+        return valid, new
+
+    def _signed(self, size: int) -> str:
         note = self._notes.get(size)
         if note is None:
             note = self.signer().sign(Checkpoint(self.origin, size, self.tree.root(size)))

@@ -235,6 +235,74 @@ class Signer:
         stamp = base64.b64encode(key_id(self.name, self.public_key) + signature).decode()
         return f"{text}\n{DASH} {self.name} {stamp}\n"
 
+    def sign_bytes(self, message: bytes) -> bytes:
+        return self._key.sign(message)
+
     @property
     def vkey(self) -> str:
         return verifier_key(self.name, self.public_key)
+
+
+# -- witnesses' cosignatures (C2SP tlog-cosignature, cosignature/v1) ---------------------
+
+COSIGNATURE = b"\x04"  # the signed-note algorithm byte of a timestamped Ed25519 cosignature
+
+
+def cosignature_message(checkpoint_text: str, timestamp: int) -> bytes:
+    return f"cosignature/v1\ntime {timestamp}\n{checkpoint_text}".encode()
+
+
+def witness_key_id(name: str, public_key: bytes) -> bytes:
+    return hashlib.sha256(name.encode() + b"\n" + COSIGNATURE + public_key).digest()[:4]
+
+
+def witness_vkey(name: str, public_key: bytes) -> str:
+    """A witness's verifier key: ``<name>+<key id>+<base64(0x04 || key)>``."""
+    stamp = witness_key_id(name, public_key).hex()
+    return f"{name}+{stamp}+{base64.b64encode(COSIGNATURE + public_key).decode()}"
+
+
+def cosign(name: str, seed: bytes, checkpoint_text: str, timestamp: int) -> str:
+    """``name``'s cosignature line over a checkpoint's text at ``timestamp`` (seconds)."""
+    signer = Signer(name, seed)
+    signature = signer.sign_bytes(cosignature_message(checkpoint_text, timestamp))
+    stamp = witness_key_id(name, signer.public_key) + timestamp.to_bytes(8, "big") + signature
+    return f"{DASH} {name} {base64.b64encode(stamp).decode()}"
+
+
+def parse_witness_vkey(text: str) -> tuple[str, bytes] | None:
+    """``(name, public key)`` of a witness's verifier key, or None."""
+    parts = text.strip().split("+", 2)  # the key's base64 may hold "+" itself
+    if len(parts) != 3:
+        return None
+    name, key_id, encoded = parts
+    try:
+        raw = base64.b64decode(encoded, validate=True)
+    except ValueError:
+        return None
+    if len(raw) != 33 or raw[:1] != COSIGNATURE or witness_key_id(name, raw[1:]).hex() != key_id:
+        return None
+    return name, raw[1:]
+
+
+def cosigned_by(checkpoint_text: str, line: str, name: str, public_key: bytes) -> bool:
+    """Whether ``line`` is ``name``'s valid cosignature over the checkpoint's text."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    prefix = f"{DASH} {name} "
+    if not line.startswith(prefix):
+        return False
+    try:
+        stamp = base64.b64decode(line[len(prefix) :], validate=True)
+    except ValueError:
+        return False
+    if len(stamp) != 4 + 8 + 64 or stamp[:4] != witness_key_id(name, public_key):
+        return False
+    timestamp = int.from_bytes(stamp[4:12], "big")
+    message = cosignature_message(checkpoint_text, timestamp)
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(stamp[12:], message)
+    except InvalidSignature:
+        return False
+    return True

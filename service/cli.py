@@ -90,7 +90,7 @@ def shown_url(url: str) -> str:
 
 
 # Commands that start their own Redis or need none.
-OWN_REDIS = frozenset({"serve", "verify", "bench"})
+OWN_REDIS = frozenset({"serve", "verify", "witness", "bench"})
 
 
 def use_embedded_redis() -> None:

@@ -22,6 +22,7 @@ none.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -38,6 +39,7 @@ from werkzeug.test import TestResponse
 from core.config import Config
 from core.platform import Platform
 from core.webhooks import NoDeliveryRunner
+from events.transparency import Signer, cosign, witness_vkey
 from service.app import create_app
 from workers import projector as projector_module
 from workers import runtime, scheduling, wiring
@@ -57,6 +59,10 @@ CARDS_SHOWN = 4
 EXCERPT_LINES = 12
 EXCERPT_CHARS = 2500
 RULES_CHARS = 700
+
+# A witness the recording's service keeps cosignatures of (its key is ours, for examples).
+WITNESS_NAME = "witness.example.org"
+WITNESS_SEED = hashlib.sha256(b"tablestream example witness").digest()
 
 
 def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -378,7 +384,10 @@ class Scenario:
         ledger = call("get", "/v1/ledger", "The ledger of finished games (the first entries).").get_json()
         first_game = ledger["entries"][0]["game"]
         call("get", f"/v1/ledger/games/{first_game}", "A finished game's ledger entry and its proof.")
-        call("get", "/v1/ledger/checkpoint", "The ledger's latest checkpoint, signed by the log's key.")
+        checkpoint = call("get", "/v1/ledger/checkpoint", "The ledger's latest checkpoint, signed by the log's key.")
+        text = checkpoint.get_data(as_text=True).partition("\n\n")[0] + "\n"
+        line = cosign(WITNESS_NAME, WITNESS_SEED, text, 1795867200)
+        call("post", "/v1/ledger/cosignatures", "A witness's cosignature.", body={"checkpoint": f"{text}\n{line}\n"})
         call("get", "/v1/ledger/key", "The log's key.")
         call("get", "/v1/ledger/proofs/inclusion?index=1", "Entry 1's audit path in the latest tree.")
         call("get", "/v1/ledger/proofs/consistency?from=1", "That the latest tree extends the tree of one entry.")
@@ -438,6 +447,7 @@ def record() -> dict[str, dict[str, Any]]:
         admin_token=OPERATOR,
         inline_jobs=True,
         heartbeat_seconds=1,
+        witnesses=(witness_vkey(WITNESS_NAME, Signer(WITNESS_NAME, WITNESS_SEED).public_key),),
     )
     platform = Platform(config, fakeredis.FakeRedis())
     wiring.wire(platform, bots=False)  # with inline jobs: RQ's jobs run here, at once

@@ -38,6 +38,14 @@ def register(commands: Any) -> dict[str, Any]:
         description="Exit status: 0 when the record verifies, 1 when a check fails, 2 when it cannot be read.",
     )
     verifier.add_arguments(check)
+    from service import witness
+
+    watch = commands.add_parser(
+        "witness",
+        help="watch a service's ledger for rewrites and split views, and cosign what is consistent",
+        description="Exit status: 0 when every checkpoint seen is consistent, 1 on an alarm, 2 when unreadable.",
+    )
+    witness.add_arguments(watch)
     return {
         "replay": cmd_replay,
         "audit": cmd_audit,
@@ -45,6 +53,7 @@ def register(commands: Any) -> dict[str, Any]:
         "import": cmd_import,
         "verify-seed": cmd_verify_seed,
         "verify": verifier.run,
+        "witness": witness.run,
     }
 
 

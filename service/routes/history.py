@@ -81,8 +81,38 @@ def ledger() -> Response:
 
 @bp.get("/v1/ledger/checkpoint")
 def checkpoint() -> Response:
-    """The ledger's latest checkpoint, signed (a C2SP signed note)."""
-    return Response(platform().ledger.checkpoint(), mimetype="text/plain", headers={"Cache-Control": "no-cache"})
+    """The ledger's latest checkpoint (or the one of ``size`` entries), signed (a C2SP
+    signed note), with the witnesses' cosignatures kept for it."""
+    ledger = platform().ledger
+    latest = ledger.size()
+    size = int_arg("size", latest, 0, 2**53)
+    if size > latest:
+        raise CommandError(Code.NOT_FOUND, f"The ledger has {latest} entries.")
+    return Response(ledger.checkpoint(size), mimetype="text/plain", headers={"Cache-Control": "no-cache"})
+
+
+class CosignatureIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    checkpoint = fields.String(required=True, validate=validate.Length(1, 16_384))
+
+
+@bp.post("/v1/ledger/cosignatures")
+def cosign() -> Response:
+    """A witness's cosignature of one of the ledger's checkpoints: kept and served with it
+    when it is one of the configured witnesses' and verifies."""
+    ledger = platform().ledger
+    if not ledger.witnesses:
+        raise CommandError(Code.FORBIDDEN, "This service keeps no witness's cosignatures (none is configured).")
+    note = body(CosignatureIn())["checkpoint"]
+    try:
+        valid, new = ledger.cosign(note)
+    except ValueError as error:
+        raise CommandError(Code.INVALID_REQUEST, f"{error}.") from None
+    if not valid:
+        raise CommandError(Code.INVALID_REQUEST, "No line is a valid cosignature of a witness this service keeps.")
+    return _json({"kept": new, "checkpoint": ledger.checkpoint(int(note.split("\n")[1]))}, 201 if new else 200)
 
 
 @bp.get("/v1/ledger/key")
