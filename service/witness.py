@@ -209,6 +209,11 @@ def run(args: argparse.Namespace) -> int:
         print("error: --key and --name go together", file=sys.stderr)
         return 2
     seed = base64.b64decode(args.key.read_text().strip()) if args.key else None
+    if seed is not None:
+        from events.transparency import Signer, witness_vkey
+
+        # What the service's operator adds to TABLESTREAM_WITNESSES to keep this witness's cosignatures.
+        print(f"witness key: {witness_vkey(args.name, Signer(args.name, seed).public_key)}", flush=True)
     witness = Witness(args.state, fetch, post if seed else None, args.name, seed)
     shown = [path.read_text(encoding="utf-8") for path in args.checkpoint]
     while True:
