@@ -153,3 +153,39 @@ def test_a_split_view_is_caught_when_a_client_hands_its_checkpoint_to_a_witness(
     # An honest client's checkpoint, older than the witness's, is tied by a proof.
     finish(x_platform, 10, 2, "x")
     assert size_of(witness("w1.example.org", x_client, tmp_path).run(shown=[shown_to_client_1])) == 11
+
+
+def test_the_command_watches_a_served_ledger_and_exits_1_on_an_alarm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tablestream witness URL --state FILE --key FILE --name NAME`` over real HTTP."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from service.cli import main
+
+    platform, _ = service()
+    finish(platform, 1, 6)
+    server = make_server("127.0.0.1", 0, create_app(platform.config, platform), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        key = tmp_path / "w1.key"
+        key.write_text(base64.b64encode(SEEDS["w1.example.org"]).decode())
+        command = ["witness", url, "--state", str(tmp_path / "state.json"), "--key", str(key)]
+        command += ["--name", "w1.example.org"]
+        assert main(command) == 0
+        out = capsys.readouterr().out
+        assert f"witness key: {WITNESS_KEYS[0]}" in out and "checkpoint of 6 entries consistent" in out
+        assert "w1.example.org" in platform.ledger.checkpoint()  # cosigned, and served with it
+        rewrite_entry(platform, 2)
+        platform.ledger.tree.memo.clear()
+        platform.ledger._notes.clear()
+        finish(platform, 7, 1)
+        assert main(command) == 1
+        assert "ALARM: the checkpoint of 7 entries does not extend the one kept (6)" in capsys.readouterr().err
+    finally:
+        server.shutdown()
+        thread.join(5)
