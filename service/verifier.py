@@ -442,6 +442,7 @@ def verify(
         record = record_from_replay(record)
     if expected_head is not None and expected_head[0] < 1:
         raise ValueError("a head's version is 1 or more")
+    _log_key(log_key)  # a malformed key is the caller's error, whatever the record holds
     verdict = Verdict(game=record.game, kind=record.kind, events=len(record.events))
     try:
         _verify(record, expected_head, verdict, log_key, latest)
@@ -487,11 +488,6 @@ def _verify(
     if record.ledger is not None:
         index = _check_ledger(record, last, last_hash)
         verdict.checked.append(f"ledger entry {index} holds this game's final head")
-    note = None
-    if record.ledger is not None and (record.ledger_proof is not None or log_key is not None):
-        note = _check_ledger_proof(record, last, log_key, verdict)
-    if latest is not None:
-        _check_latest(record, last, last_hash, log_key, latest, note, verdict)
     if expected_head is not None:
         version, digest = expected_head
         if version > last:
@@ -501,6 +497,12 @@ def _verify(
         verdict.checked.append(f"the head you kept at version {version}")
     # 4. the seed, commitments and draws (or, in play, the open parts of the seals)
     _check_contents(record, verdict)
+    # 5. the ledger's transparency log: the entry in a signed tree, and what the server says now
+    note = None
+    if record.ledger is not None and (record.ledger_proof is not None or log_key is not None):
+        note = _check_ledger_proof(record, last, log_key, verdict)
+    if latest is not None:
+        _check_latest(record, last, last_hash, log_key, latest, note, verdict)
 
 
 def counted(number: int, noun: str) -> str:
@@ -656,11 +658,11 @@ class Note:
 def parse_note(note: Any) -> Note | None:
     """A C2SP signed checkpoint: ``origin``, size and base64 root, a blank line, then
     signature lines ``— <name> <base64>``. None when it is not one."""
-    if not isinstance(note, str) or "\n\n" not in note or not note.endswith("\n"):
+    if not isinstance(note, str) or "\n\n" not in note or not note.endswith("\n") or not _valid_text(note):
         return None
     body, _, rest = note.partition("\n\n")
     lines = body.split("\n")
-    if len(lines) < 3 or not lines[0] or not re.fullmatch(r"[1-9][0-9]{0,15}|0", lines[1]):
+    if len(lines) < 3 or not lines[0] or not re.fullmatch(r"[1-9][0-9]{0,15}|0", lines[1]) or int(lines[1]) > MAX_SAFE:
         return None
     try:
         root = base64.b64decode(lines[2], validate=True)
@@ -784,7 +786,8 @@ def _check_ledger_proof(record: Record, last: int, log_key: str | None, verdict:
         raise Failed(last, "the record carries no proof that its ledger entry is in the ledger's tree")
     note = parse_note(proof.get("checkpoint")) if isinstance(proof, dict) else None
     hashes = _hashes(proof.get("hashes")) if isinstance(proof, dict) else None
-    if note is None or hashes is None or proof.get("tree_size") != note.size:
+    size = proof.get("tree_size") if isinstance(proof, dict) else None
+    if note is None or hashes is None or not _is_int(size) or size != note.size:
         raise Failed(last, "the ledger proof is not a checkpoint with an inclusion proof")
     vkey = _log_key(log_key)
     if vkey is not None:
@@ -1028,12 +1031,16 @@ def run(args: argparse.Namespace) -> int:
         if re.match(r"https?://", args.source):
             # Against what the server says now: its latest checkpoint, and this game's entry.
             server = server_of(args.source)
-            if log_key is None:
-                log_key = str(_loads(fetch(f"{server}/v1/ledger/key") or "{}").get("verifier_key") or "")
-                key_note = "the log's key is the one the server gives (pass --log-key to check it against yours)"
-                if parse_vkey(log_key) is None:
-                    raise Unreadable(f"{server} gives no valid log key")
-            latest = latest_from(server, record)
+            given = fetch(f"{server}/v1/ledger/key", missing_ok=True)
+            if given is None:
+                key_note = f"{server} serves no ledger: the record was checked on its own"
+            else:
+                if log_key is None:
+                    log_key = str(_loads(given).get("verifier_key") or "")
+                    key_note = "the log's key is the one the server gives (pass --log-key to check it against yours)"
+                    if parse_vkey(log_key) is None:
+                        raise Unreadable(f"{server} gives no valid log key")
+                latest = latest_from(server, record)
     except (Unreadable, ValueError, AttributeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -95,7 +95,7 @@ class CosignatureIn(Schema):
     class Meta:
         unknown = RAISE
 
-    checkpoint = fields.String(required=True, validate=validate.Length(1, 16_384))
+    checkpoint = fields.String(required=True, validate=validate.Length(1, 4096))
 
 
 @bp.post("/v1/ledger/cosignatures")
@@ -103,9 +103,9 @@ def cosign() -> Response:
     """A witness's cosignature of one of the ledger's checkpoints: kept and served with it
     when it is one of the configured witnesses' and verifies."""
     ledger = platform().ledger
+    note = body(CosignatureIn())["checkpoint"]
     if not ledger.witnesses:
         raise CommandError(Code.FORBIDDEN, "This service keeps no witness's cosignatures (none is configured).")
-    note = body(CosignatureIn())["checkpoint"]
     try:
         valid, new = ledger.cosign(note)
     except ValueError as error:

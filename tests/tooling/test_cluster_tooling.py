@@ -48,9 +48,10 @@ def test_a_game_moves_from_a_single_redis_to_the_cluster_and_back_unchanged(
     assert audit_game(on_cluster, game_id).ok
     exported = list(export_lines(on_cluster, game_id))
     assert exported[1:] == lines[1:], "the log exports back byte for byte"
-    # (the header's ledger entry is the source server's: the cluster's own ledger holds no entry
-    # for a game finished elsewhere)
-    assert {**json.loads(exported[0]), "ledger": None} == {**json.loads(lines[0]), "ledger": None}
+    # (the header's ledger entry and its proof are the source server's: the cluster's own ledger
+    # holds no entry for a game finished elsewhere)
+    apart = {"ledger": None, "ledger_proof": None}
+    assert {**json.loads(exported[0]), **apart} == {**json.loads(lines[0]), **apart}
     assert game_id in set(on_cluster.store.game_ids())
     assert on_cluster.handler.load(game_id).state == platform.handler.load(game_id).state
 

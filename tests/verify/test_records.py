@@ -86,7 +86,13 @@ def test_the_operator_s_export_verifies_like_the_replay(
     over = "\n".join(export_lines(platform, games.finished(kind)["id"]))
     playing = "\n".join(export_lines(platform, games.in_play(kind).game_id))
     py_over, py_playing = python_verdict(Case(over)), python_verdict(Case(playing))
-    assert py_over == python_verdict(Case(games.finished(kind)))
+
+    # The ledger may have grown between the replay and the export: their checkpoints differ.
+    def apart_from_checkpoints(verdict: dict[str, Any]) -> dict[str, Any]:
+        return {**verdict, "checked": [line for line in verdict["checked"] if "checkpoint" not in line]}
+
+    assert apart_from_checkpoints(py_over) == apart_from_checkpoints(python_verdict(Case(games.finished(kind))))
+    assert any("included in the checkpoint of" in line for line in py_over["checked"]), py_over
     assert py_playing["ok"] and not py_playing["over"], py_playing
     assert "seed (not yet revealed) matches its commitment" in py_playing["checked"]
     assert py_playing["commitments"] > 0 and py_playing["draws"] > 0
