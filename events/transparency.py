@@ -3,8 +3,9 @@ section 2.1): a Merkle tree over the ledger's entries, checkpoints of it signed 
 service's Ed25519 key in the C2SP signed-note checkpoint format, and the two proofs a
 client needs: that an entry is in a tree (inclusion) and that a later tree extends an
 earlier one (consistency). ``docs/verification.md`` section 6 is the specification,
-with test vectors; the verifier (``service/verifier.py``) checks all of it with the
-standard library alone.
+with test vectors. Proofs are checked by the verifier (``service/verifier.py``), with the
+standard library alone and sharing no code with this module; the tests check this
+module's proofs with it.
 
 - Leaf ``i`` (0-based: ledger index ``i + 1``) is the canonical JSON of the entry's
   hashed fields; its hash is ``SHA-256(0x00 || leaf)``; a node's ``SHA-256(0x01 || left ||
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,54 +146,6 @@ class Tree:
         if not whole:
             proof.append(self.hash(start, end))
         return proof[::-1]
-
-
-def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], root: bytes) -> bool:
-    """RFC 9162 2.1.3.2."""
-    if not 0 <= index < size:
-        return False
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            return False
-        if fn & 1 or fn == sn:
-            r = node_hash(p, r)
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn, sn = fn >> 1, sn >> 1
-        else:
-            r = node_hash(r, p)
-        fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and r == root
-
-
-def verify_consistency(first: int, second: int, first_root: bytes, second_root: bytes, proof: Sequence[bytes]) -> bool:
-    """RFC 9162 2.1.4.2 (with the same size: an empty proof and the same root)."""
-    if not 0 < first <= second:
-        return False
-    if first == second:
-        return not proof and first_root == second_root
-    path = list(proof)
-    if first & (first - 1) == 0:
-        path.insert(0, first_root)
-    if not path:
-        return False
-    fn, sn = first - 1, second - 1
-    while fn & 1:
-        fn, sn = fn >> 1, sn >> 1
-    fr = sr = path[0]
-    for c in path[1:]:
-        if sn == 0:
-            return False
-        if fn & 1 or fn == sn:
-            fr, sr = node_hash(c, fr), node_hash(c, sr)
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn, sn = fn >> 1, sn >> 1
-        else:
-            sr = node_hash(sr, c)
-        fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and fr == first_root and sr == second_root
 
 
 # -- checkpoints and signed notes -------------------------------------------------------

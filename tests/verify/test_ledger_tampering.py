@@ -98,28 +98,28 @@ class Forgeries:
         reason = f"ledger entry {record['ledger']['index']} is not in the tree its checkpoint names"
         return Case(record, log_key=self.key, latest=honest), last, reason
 
-    def rewrite_with_a_checkpoint_of_its_own(self, record: Record) -> Forged:
+    def _rewritten_with_its_own_checkpoint(self, record: Record) -> tuple[Record, verifier.Latest]:
+        """The card rewrite, with a tree of the forger's own (the honest leaves before the
+        entry, then the forged entry) signed with the forger's own key."""
         honest = latest(self.client, record)
         record = rewritten_card(record)
         index = record["ledger"]["index"]
         leaves = honest_leaves(self.platform, index)
         leaves[-1] = leaf_hash(record["ledger"])
         record["ledger_proof"] = proof_over(leaves, index, forger())
-        last = len(record["events"])
+        return record, honest
+
+    def rewrite_with_a_checkpoint_of_its_own(self, record: Record) -> Forged:
+        record, honest = self._rewritten_with_its_own_checkpoint(record)
         reason = "the record's checkpoint is not signed by the log's key"
-        return Case(record, log_key=self.key, latest=honest), last, reason
+        return Case(record, log_key=self.key, latest=honest), len(record["events"]), reason
 
     def rewrite_with_its_own_checkpoint_and_no_key(self, record: Record) -> Forged:
         # Without the log's key the forger's own checkpoint passes: the server's entry,
         # which holds the honest head, does not.
-        honest = latest(self.client, record)
-        record = rewritten_card(record)
-        index = record["ledger"]["index"]
-        leaves = honest_leaves(self.platform, index)
-        leaves[-1] = leaf_hash(record["ledger"])
-        record["ledger_proof"] = proof_over(leaves, index, forger())
-        last = len(record["events"])
-        return Case(record, latest=honest), last, "the last event's hash is not the hash of the server's ledger entry"
+        record, honest = self._rewritten_with_its_own_checkpoint(record)
+        reason = "the last event's hash is not the hash of the server's ledger entry"
+        return Case(record, latest=honest), len(record["events"]), reason
 
     def cut_with_its_anchors_and_status_removed(self, record: Record) -> Forged:
         honest = latest(self.client, record)
