@@ -242,6 +242,9 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
     While the game is in play the header carries the seed: an export is the operator's.
     The header carries the game's chat (``core.chat``), when there is any, as the API
     shows it, both channels."""
+    # The ledger entry before the table: a game that ends while it is exported is then
+    # exported up to the head it loaded, without an entry its log would not reach.
+    entry = platform.ledger.of(game_id)
     table = platform.handler.load(game_id)
     header: dict[str, Any] = {
         "format": EXPORT_FORMAT,
@@ -249,7 +252,7 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
         "kind": table.kind,
         "versions": table.version,
         "head": {"version": table.version, "hash": table.head_hash},
-        "ledger": platform.ledger.of(game_id),
+        "ledger": entry,
     }
     if header["ledger"] is not None:
         header["ledger_proof"] = platform.ledger.proof_of(header["ledger"])
