@@ -213,7 +213,7 @@ def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport
             if past.game.view(state, seat) != past.game.view(past.state, seat):
                 problem = f"the fork does not show seat {seat} what it saw of game {parent} at version {at}"
             elif seed is not None:
-                problem = _redeal_problem(past, seat, seed, forked.data, state)
+                problem = _dealt_again_problem(past, seat, seed, forked.data, state)
     if problem is None:
         report.checks["fork"] = f"ok: forks game {parent} after version {at}, whose hash it names"
         return
@@ -224,7 +224,7 @@ def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport
         report.ok, report.first_bad_version, report.reason = False, 1, problem
 
 
-def _redeal_problem(past: Table, seat: int, seed: str, data: Mapping[str, Any], state: Any) -> str | None:
+def _dealt_again_problem(past: Table, seat: int, seed: str, data: Mapping[str, Any], state: Any) -> str | None:
     """Deal the fork again from its seed: recipe 2 (draws recorded under v1/k) for forks
     that record draws, the keyed generator of recipe 1 for forks made before."""
     recorded = data.get("draws")

@@ -139,7 +139,7 @@ def audit_entries(
             return report.fail(min(setup_end, len(opening) + 1), "the deal has a different number of events")
         report.checks["deal"] = f"ok: the {len(opening)} opening events re-derive from the seed"
     if first.type == "ForkedFrom" and seed is not None:
-        problem_at = _redeal_problem(first.data.get("draws"), seed)
+        problem_at = _recorded_redeal_problem(first.data.get("draws"), seed)
         if problem_at:
             return report.fail(1, problem_at)
         if first.data.get("draws"):
@@ -222,7 +222,7 @@ def _ending_problem(table: Table | None, envelope: Envelope) -> str | None:
     return None
 
 
-def _redeal_problem(draws: Any, seed: str) -> str | None:
+def _recorded_redeal_problem(draws: Any, seed: str) -> str | None:
     """A fork's recorded re-deal against its seed: labels v1/0, v1/1, ... in order, each
     result the one the seed gives (whether the rules dealt from them is the fork origin's
     check, which needs the game it forks)."""
