@@ -18,6 +18,7 @@ from events.redis_store import RedisEventStore
 from projections.ratings import Ratings
 from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
+from projections.table import Table
 from projections.tables import Tables
 
 # Settled here rather than left to redis-py's defaults, which version 8 changed: a read
@@ -84,3 +85,14 @@ class Platform:
 
     def key(self, *parts: str) -> str:
         return ":".join((self.config.prefix, *parts))
+
+    def opening_seed(self, table: Table, seat: int | None) -> str | None:
+        """The seed a seat's events are opened with while ``table`` is in play (the salts
+        of its own hidden values, ``projections.views.openings``); None for a spectator,
+        a finished game, or a schema-1 game, whose hashes are not shown in play."""
+        if seat is None or table.status == "finished" or table.schema < 2:
+            return None
+        try:
+            return self.vault.seed(table.game_id)
+        except LookupError:
+            return None

@@ -58,7 +58,8 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
     envelopes = log_upto(platform, game_id, table.version)
-    events = [event_for(table, e, seat) for e in envelopes]
+    seed = platform.opening_seed(table, seat)
+    events = [event_for(table, e, seat, seed) for e in envelopes]
     entry = platform.ledger.of(game_id) if table.status == "finished" else None
     return {
         "id": game_id,

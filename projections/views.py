@@ -6,7 +6,9 @@ it records to nobody; the cards of a fixed deal and a fork's starting state stay
 hidden. ``shown_data`` is that rule. What a spectator is shown is also what the hash
 chain commits to in the open: everything else enters it only as a commitment
 (``events.commitments``), so every event's hash is public from the moment it is
-appended. Once the game is over, everything is public.
+appended. A seat is also given the *openings* of the commitments whose values it is shown
+(``openings``), so that it checks its own cards against the chain as they arrive. Once
+the game is over, everything is public.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from events.commitments import seal
-from events.envelope import Envelope
+from events.commitments import commitment_paths, salt, seal
+from events.envelope import Envelope, canonical_json
 from games.base import Game, GameEvent
 from projections.table import PLATFORM_EVENTS, Table, public_options
 
@@ -53,13 +55,40 @@ def sealed_data(
     return seal(data, shown_data(game, type_, event_seat, data, None), seed, version)
 
 
-def event_for(table: Table, envelope: Envelope, seat: int | None) -> dict[str, Any]:
+def openings(sealed: Any, full: Any, shown: Any, seed: str, version: int) -> list[dict[str, Any]]:
+    """The salts of the commitments in ``sealed`` whose values ``shown`` holds whole, at
+    the same place: a seat's own cards, which it may check against the chain. A place
+    shown as anything else (a count, a part of a list) gets none."""
+    out = []
+    for path in commitment_paths(sealed):
+        found, value = _at(shown, path)
+        if found and canonical_json(value) == canonical_json(_at(full, path)[1]):
+            out.append({"path": list(path), "salt": salt(seed, version, path).hex()})
+    return out
+
+
+def _at(value: Any, path: tuple[str | int, ...]) -> tuple[bool, Any]:
+    for part in path:
+        if isinstance(value, Mapping) and isinstance(part, str) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return False, None
+    return True, value
+
+
+def event_for(table: Table, envelope: Envelope, seat: int | None, seed: str | None = None) -> dict[str, Any]:
     """The envelope as ``seat`` may see it, given the table it belongs to (its status
-    decides whether secrets are still kept)."""
+    decides whether secrets are still kept); with the game's ``seed``, a seat's event
+    carries the openings of its own hidden values while the game is in play."""
     finished = table.status == "finished"
     data: Any = envelope.data
+    opened: list[dict[str, Any]] = []
     if not finished:
         data = shown_data(table.game, envelope.type, envelope.seat, envelope.data, seat)
+        if seat is not None and seed is not None and envelope.sealed is not None and envelope.schema >= 2:
+            opened = openings(envelope.sealed, envelope.data, data, seed, envelope.version)
     out: dict[str, Any] = {
         "schema": envelope.schema,
         "version": envelope.version,
@@ -74,6 +103,8 @@ def event_for(table: Table, envelope: Envelope, seat: int | None) -> dict[str, A
     }
     if envelope.sealed is not None:
         out["sealed"] = envelope.sealed
+    if opened:
+        out["openings"] = opened
     if table.schema == 1 and not finished:
         # Schema 1 hashed hidden values whole: a game begun under it shows no hash (its
         # later events' prev_hash included) until it is over.

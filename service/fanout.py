@@ -51,18 +51,19 @@ class Batch:
     failed: bool = False
     _texts: dict[tuple[int, int | None], str] = field(default_factory=dict)
 
-    def text(self, envelope: Envelope, seat: int | None) -> str:
+    def text(self, envelope: Envelope, seat: int | None, seed: str | None = None) -> str:
         """The event as ``seat`` sees it, as one SSE message: made by the first listener
-        of that kind to ask, shared by the rest."""
+        of that kind to ask, shared by the rest (a seat's ``seed`` opens its own values,
+        and is the game's whoever asks)."""
         key = (envelope.version, seat)
         made = self._texts.get(key)
         if made is None:
-            made = self._texts[key] = sse(self.table, envelope, seat)
+            made = self._texts[key] = sse(self.table, envelope, seat, seed)
         return made
 
 
-def sse(table: Table, envelope: Envelope, seat: int | None) -> str:
-    shown = json.dumps(event_for(table, envelope, seat))
+def sse(table: Table, envelope: Envelope, seat: int | None, seed: str | None = None) -> str:
+    shown = json.dumps(event_for(table, envelope, seat, seed))
     return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {shown}\n\n"
 
 
@@ -187,6 +188,7 @@ def follow(
     sent; so does one whose log turns out to lack a version, with an ``event: problem``
     holding the ``log_damaged`` problem."""
     store = hub.platform.store
+    seed = hub.platform.opening_seed(opened, seat)
     listener = Listener()
     reader = hub.join(opened, listener)
     table, last, heard = opened, after, _stream_id(reader.heard)
@@ -198,7 +200,7 @@ def follow(
         while last < upto:
             envelopes = page or store.read_span(shown_with.game_id, last, min(last + PAGE, upto))
             page = None
-            yield "".join(sse(shown_with, envelope, seat) for envelope in envelopes)
+            yield "".join(sse(shown_with, envelope, seat, seed) for envelope in envelopes)
             last = envelopes[-1].version
 
     try:
@@ -225,7 +227,7 @@ def follow(
                     out.extend(from_the_log(table, fresh[0].version - 1))
                 for envelope in fresh:
                     if envelope.version == last + 1:
-                        out.append(batch.text(envelope, seat))
+                        out.append(batch.text(envelope, seat, seed))
                         last = envelope.version
             # A player watching who takes a seat reads as a seat from then on.
             channels = chats.readable(table, chats.seat_of(table, seat, watcher))

@@ -158,7 +158,8 @@ class GameOut(SummaryOut):
 
 class EventOut(Schema):
     """Every field ``docs/verification.md`` needs to check the chain (``sealed`` only on an
-    event that hides something)."""
+    event that hides something; ``openings`` only on one a seat is shown its own hidden
+    values in, while the game is in play)."""
 
     schema = fields.Integer()
     version = fields.Integer()
@@ -167,6 +168,7 @@ class EventOut(Schema):
     actor = fields.String()
     data = fields.Raw()
     sealed = fields.Raw()
+    openings = fields.List(fields.Dict())
     at = fields.String()
     command_id = fields.String(allow_none=True)
     prev_hash = fields.String(allow_none=True)

@@ -171,7 +171,8 @@ def act(game_id: str) -> Response:
         count("appends_total")
         observe_action(acted.table.kind, time.perf_counter() - started)
     table = acted.table
-    events = [event_for(table, e, seat) for e in acted.envelopes]
+    seed = platform().opening_seed(table, seat)
+    events = [event_for(table, e, seat, seed) for e in acted.envelopes]
     payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate, "head": table.head}
     return _json(schemas.one(schemas.ActedOut).dump(payload), headers=_etag(table))
 
@@ -198,8 +199,9 @@ def events(game_id: str) -> Response:
     # Up to the table's version, head first: one prefix of the log, never a version past the
     # head the page names, and a log that lost any of them answers log_damaged.
     envelopes = platform().store.read_span(game_id, after, min(table.version, after + limit))
+    seed = platform().opening_seed(table, seat)
     page = {
-        "events": [event_for(table, e, seat) for e in envelopes],
+        "events": [event_for(table, e, seat, seed) for e in envelopes],
         "last_version": table.version,
         "next_after": envelopes[-1].version if envelopes else after,
         "head": table.head,

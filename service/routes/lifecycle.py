@@ -29,7 +29,8 @@ def _seat(game_id: str, what: str) -> int:
 def _acted(game_id: str, seat: int, acted: Acted) -> Response:
     count("appends_total")
     table = acted.table
-    events = [event_for(table, e, seat) for e in acted.envelopes]
+    seed = platform().opening_seed(table, seat)
+    events = [event_for(table, e, seat, seed) for e in acted.envelopes]
     payload = {"version": acted.version, "events": events, "duplicate": False, "head": table.head}
     return Response(
         json.dumps(schemas.one(schemas.ActedOut).dump(payload)),
