@@ -264,6 +264,52 @@ def open_sealed(sealed: Any, data: Any, seed: str | None, version: int, path: tu
     return 0
 
 
+def located(value: Any, path: Sequence[Any]) -> tuple[bool, Any]:
+    """The value at ``path`` (object keys as text, list indexes as whole numbers), if any."""
+    for part in path:
+        if isinstance(value, dict) and isinstance(part, str) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and _is_int(part) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return False, None
+    return True, value
+
+
+def check_openings(event: dict[str, Any]) -> int:
+    """Section 3's openings: each salt a seat is given must open the commitment at its
+    path to the value the seat is shown there; raise Failed, else the number opened."""
+    if "openings" not in event:
+        return 0
+    version, openings = event["version"], event["openings"]
+    if not isinstance(openings, list):
+        raise Failed(version, "the event's openings are not a list")
+    named: set[str] = set()
+    for opening in openings:
+        if (
+            not isinstance(opening, dict)
+            or set(opening) != {"path", "salt"}
+            or not isinstance(opening["path"], list)
+            or not all(isinstance(p, str) or _is_int(p) for p in opening["path"])
+            or not isinstance(opening["salt"], str)
+            or not HEX64.fullmatch(opening["salt"])
+        ):
+            raise Failed(version, "an opening is not a path and a salt of 64 hex digits")
+        path, where = opening["path"], spell(opening["path"])
+        if canonical_json(path) in named:
+            raise Failed(version, f"two openings name {where}")
+        named.add(canonical_json(path))
+        found, sealed = located(event.get("sealed"), path)
+        if not found or not is_commitment(sealed):
+            raise Failed(version, f"the opening of {where} names no commitment in the sealed form")
+        shown, value = located(event["data"], path)
+        if not shown:
+            raise Failed(version, f"the opening of {where} names a value the data does not show")
+        if commitment(bytes.fromhex(opening["salt"]), value) != sealed[COMMIT]:
+            raise Failed(version, f"the value at {where} does not match its commitment under the salt given")
+    return len(openings)
+
+
 # -- section 5: random draws -------------------------------------------------------------
 
 
@@ -612,13 +658,17 @@ def _check_contents(record: Record, verdict: Verdict) -> None:
             raise Failed(1, "the record's seed does not match the seed commitment")
         seed = record.seed
         verdict.checked.append("seed (not yet revealed) matches its commitment")
-    sealed_events = 0
+    sealed_events = opened = 0
     for event in events:
         if "sealed" in event:
             sealed_events += 1
             verdict.commitments += open_sealed(event["sealed"], event["data"], seed, event["version"])
+        opened += check_openings(event)
     if seed is None:
         verdict.checked.append(f"open parts of {counted(sealed_events, 'sealed event')} match the data")
+    if opened:
+        verdict.checked.append(f"{counted(opened, 'hidden value')} shown to this seat opened with the salts given")
+    if seed is None:
         return
     verdict.checked.append(f"{counted(verdict.commitments, 'commitment')} opened")
     if first.get("schema", 1) == 1:

@@ -384,6 +384,52 @@ async function openSealed(sealed, data, seed, version, path = []) {
   return 0;
 }
 
+// The value at `path` (object keys as text, list indexes as whole numbers), if any.
+function located(value, path) {
+  for (const part of path) {
+    if (isObject(value) && typeof part === "string" && own(value, part)) value = value[part];
+    else if (Array.isArray(value) && isInt(part) && part >= 0 && part < value.length) value = value[part];
+    else return { found: false, value: null };
+  }
+  return { found: true, value };
+}
+
+// Section 3's openings: each salt a seat is given must open the commitment at its
+// path to the value the seat is shown there; throws Failed, else the number opened.
+export async function checkOpenings(event) {
+  if (!own(event, "openings")) return 0;
+  const version = event.version;
+  const openings = event.openings;
+  if (!Array.isArray(openings)) throw new Failed(version, "the event's openings are not a list");
+  const named = new Set();
+  for (const opening of openings) {
+    if (
+      !isObject(opening)
+      || Object.keys(opening).length !== 2 || !own(opening, "path") || !own(opening, "salt")
+      || !Array.isArray(opening.path)
+      || !opening.path.every((p) => typeof p === "string" || isInt(p))
+      || typeof opening.salt !== "string"
+      || !HEX64.test(opening.salt)
+    ) {
+      throw new Failed(version, "an opening is not a path and a salt of 64 hex digits");
+    }
+    const path = opening.path;
+    const where = spell(path);
+    if (named.has(canonicalJson(path))) throw new Failed(version, `two openings name ${where}`);
+    named.add(canonicalJson(path));
+    const sealed = located(own(event, "sealed") ? event.sealed : null, path);
+    if (!sealed.found || !isCommitment(sealed.value)) {
+      throw new Failed(version, `the opening of ${where} names no commitment in the sealed form`);
+    }
+    const shown = located(event.data, path);
+    if (!shown.found) throw new Failed(version, `the opening of ${where} names a value the data does not show`);
+    if (await commitment(fromHex(opening.salt), shown.value) !== sealed.value[COMMIT]) {
+      throw new Failed(version, `the value at ${where} does not match its commitment under the salt given`);
+    }
+  }
+  return openings.length;
+}
+
 // -- section 5: random draws ---------------------------------------------------------------
 
 class ByteStream {
@@ -710,16 +756,17 @@ async function checkContents(record, verdict) {
     verdict.checked.push("seed (not yet revealed) matches its commitment");
   }
   let sealedEvents = 0;
+  let opened = 0;
   for (const event of events) {
     if (own(event, "sealed")) {
       sealedEvents += 1;
       verdict.commitments += await openSealed(event.sealed, event.data, seed, event.version);
     }
+    opened += await checkOpenings(event);
   }
-  if (seed === null) {
-    verdict.checked.push(`open parts of ${counted(sealedEvents, "sealed event")} match the data`);
-    return;
-  }
+  if (seed === null) verdict.checked.push(`open parts of ${counted(sealedEvents, "sealed event")} match the data`);
+  if (opened) verdict.checked.push(`${counted(opened, "hidden value")} shown to this seat opened with the salts given`);
+  if (seed === null) return;
   verdict.checked.push(`${counted(verdict.commitments, "commitment")} opened`);
   if (schemaOf(first) === 1) {
     verdict.checked.push("draws not re-derived: the game predates recipe 2");

@@ -74,6 +74,9 @@ def test_a_game_in_play_keeps_its_chain_for_a_seat_and_a_spectator(
     assert py["ok"], py
     assert not py["over"] and py["commitments"] == 0 and py["draws"] == 0
     assert any(line.startswith("the head you kept") for line in py["checked"])
+    # a seat opens its own hidden values with the salts it was given; a spectator is given none
+    opened = [line for line in py["checked"] if line.endswith("shown to this seat opened with the salts given")]
+    assert bool(opened) == (viewer == "seat"), py["checked"]
     assert verdicts["js"][viewer] == py
 
 

@@ -231,6 +231,65 @@ def open_part_changed_in_play(record: Record) -> Tampered:
     raise AssertionError("no open part in any sealed event")
 
 
+def opened(record: Record) -> Iterator[tuple[dict[str, Any], tuple[str | int, ...], dict[str, Any]]]:
+    """Every opening a seat was given in ``record``: its event, its path, the opening."""
+    for event in record["events"]:
+        for opening in event.get("openings", []):
+            yield event, tuple(opening["path"]), opening
+
+
+def no_match(event: dict[str, Any], path: tuple[str | int, ...]) -> tuple[int, str]:
+    """Where and why a seat's opening fails: the value it is shown does not open."""
+    return event["version"], f"the value at {verifier.spell(path)} does not match its commitment under the salt given"
+
+
+def opening_salt_changed(record: Record) -> Tampered:
+    """A salt the seat was given changed by one digit: it no longer opens its commitment."""
+    event, path, opening = next(opened(record))
+    opening["salt"] = opening["salt"][:-1] + ("0" if opening["salt"][-1] != "0" else "1")
+    return (Case(record), *no_match(event, path))
+
+
+def own_card_changed(record: Record) -> Tampered:
+    """The server shows the seat other cards than the chain committed to, with the true
+    salt: the seat's own check catches the lie as it arrives."""
+    for event, path, _ in opened(record):
+        if swap_two_cards(at(event["data"], path)):
+            return (Case(record), *no_match(event, path))
+    for event, path, _ in opened(record):  # no list of cards opened: change its first leaf (a card, a move)
+        parent, key = event, "data"
+        for part in path:
+            parent, key = parent[key], part
+        while isinstance(parent[key], (dict, list)) and parent[key]:
+            parent, key = parent[key], next(iter(parent[key])) if isinstance(parent[key], dict) else 0
+        if isinstance(parent[key], (str, int)) and not isinstance(parent[key], bool):
+            parent[key] = parent[key] + ("x" if isinstance(parent[key], str) else 1)
+            return (Case(record), *no_match(event, path))
+    raise AssertionError("no opened value holds a card to change")
+
+
+def opening_of_a_value_not_shown(record: Record) -> Tampered:
+    """An opening for a commitment whose value the seat is not shown (the draws, another
+    seat's cards): nothing to open, so nothing the seat could check."""
+    for event in record["events"]:
+        given = {canonical(list(path)) for _, path, _ in opened({"events": [event]})}
+        for path in commitments(event.get("sealed")):
+            found, _ = verifier.located(event["data"], list(path))
+            if not found and canonical(list(path)) not in given:
+                event.setdefault("openings", []).append({"path": list(path), "salt": "ab" * 32})
+                reason = f"the opening of {verifier.spell(path)} names a value the data does not show"
+                return Case(record), event["version"], reason
+    raise AssertionError("no commitment whose value the seat is not shown")
+
+
+def canonical(value: Any) -> str:
+    return verifier.canonical_json(value)
+
+
+OPENING_TAMPERS: dict[str, Callable[[Record], Tampered]] = {
+    f.__name__: f for f in (opening_salt_changed, own_card_changed, opening_of_a_value_not_shown)
+}
+
 Judged = tuple[Tampered, dict[str, Any], dict[str, Any]]  # the case, the Python and the JavaScript verdicts
 
 
@@ -249,6 +308,15 @@ def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[
             cases = {name: tamper(copy.deepcopy(games.finished(kind))) for name, tamper in TAMPERS.items()}
             cases.update({name: tamper(copy.deepcopy(games.forked(kind))) for name, tamper in FORK_TAMPERS.items()})
             cases["in_play"] = open_part_changed_in_play(copy.deepcopy(games.in_play(kind).spectator_record))
+            seat = games.in_play(kind).seat_record
+            cases.update({name: tamper(copy.deepcopy(seat)) for name, tamper in OPENING_TAMPERS.items()})
+            # the same, as `tablestream verify URL --token` checks them: with the log's key and
+            # what the server says now (its checkpoint; a game in play has no ledger entry yet)
+            now = verifier.Latest(games.client.get("/v1/ledger/checkpoint").get_data(as_text=True))
+            key = games.client.get("/v1/ledger/key").get_json()["verifier_key"]
+            for name, tamper in OPENING_TAMPERS.items():
+                case, version, reason = tamper(copy.deepcopy(seat))
+                cases[f"{name}_from_a_url"] = (Case(case.record, log_key=key, latest=now), version, reason)
             js = js_verdicts([case for case, _, _ in cases.values()], tmp_path_factory.mktemp(kind))
             done[kind] = {
                 name: (cases[name], python_verdict(cases[name][0]), verdict)
@@ -259,7 +327,10 @@ def judged(games: Games, tmp_path_factory: pytest.TempPathFactory) -> Callable[[
     return judge
 
 
-@pytest.mark.parametrize("tamper", [*TAMPERS, *FORK_TAMPERS, "in_play"])
+URL_TAMPERS = [f"{name}_from_a_url" for name in OPENING_TAMPERS]
+
+
+@pytest.mark.parametrize("tamper", [*TAMPERS, *FORK_TAMPERS, "in_play", *OPENING_TAMPERS, *URL_TAMPERS])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_tampered_record_fails_in_both_verifiers_at_the_same_version(
     kind: str, tamper: str, judged: Callable[[str], dict[str, Judged]]
