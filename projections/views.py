@@ -69,13 +69,16 @@ def openings(sealed: Any, full: Any, shown: Any, seed: str, version: int) -> lis
 
 def _at(value: Any, path: tuple[str | int, ...]) -> tuple[bool, Any]:
     for part in path:
-        if isinstance(value, Mapping) and isinstance(part, str) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
-            value = value[part]
-        else:
+        if not _holds(value, part):
             return False, None
+        value = value[part]
     return True, value
+
+
+def _holds(value: Any, part: str | int) -> bool:
+    if isinstance(value, Mapping):
+        return isinstance(part, str) and part in value
+    return isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
 
 
 def event_for(table: Table, envelope: Envelope, seat: int | None, seed: str | None = None) -> dict[str, Any]:

@@ -267,13 +267,16 @@ def open_sealed(sealed: Any, data: Any, seed: str | None, version: int, path: tu
 def located(value: Any, path: Sequence[Any]) -> tuple[bool, Any]:
     """The value at ``path`` (object keys as text, list indexes as whole numbers), if any."""
     for part in path:
-        if isinstance(value, dict) and isinstance(part, str) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and _is_int(part) and 0 <= part < len(value):
-            value = value[part]
-        else:
+        if not holds(value, part):
             return False, None
+        value = value[part]
     return True, value
+
+
+def holds(value: Any, part: Any) -> bool:
+    if isinstance(value, dict):
+        return isinstance(part, str) and part in value
+    return isinstance(value, list) and _is_int(part) and 0 <= part < len(value)
 
 
 def check_openings(event: dict[str, Any]) -> int:

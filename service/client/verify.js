@@ -387,11 +387,15 @@ async function openSealed(sealed, data, seed, version, path = []) {
 // The value at `path` (object keys as text, list indexes as whole numbers), if any.
 function located(value, path) {
   for (const part of path) {
-    if (isObject(value) && typeof part === "string" && own(value, part)) value = value[part];
-    else if (Array.isArray(value) && isInt(part) && part >= 0 && part < value.length) value = value[part];
-    else return { found: false, value: null };
+    if (!holds(value, part)) return { found: false, value: null };
+    value = value[part];
   }
   return { found: true, value };
+}
+
+function holds(value, part) {
+  if (isObject(value)) return typeof part === "string" && own(value, part);
+  return Array.isArray(value) && isInt(part) && part >= 0 && part < value.length;
 }
 
 // Section 3's openings: each salt a seat is given must open the commitment at its
