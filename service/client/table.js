@@ -676,7 +676,7 @@ export async function showTable(root, gameId, params) {
     checking.push(list).then((state) => { if (checking === chain) showChain(state); });
   }
 
-  function showChain({ verifiedTo, failure, unhashed }) {
+  function showChain({ verifiedTo, failure, unhashed, opened }) {
     const head = game?.head;
     const known = head && head.hash && head.version <= verifiedTo ? events.find((e) => e.version === head.version) : null;
     if (!failure && known && known.hash !== head.hash) {
@@ -692,6 +692,11 @@ export async function showTable(root, gameId, params) {
     } else {
       chainNote.className = "chain-status ok small";
       chainNote.textContent = `✓ Chain verified to version ${verifiedTo}`;
+      // The salts of this seat's own hidden values came with them: each opened its commitment.
+      if (opened) {
+        chainNote.append(el("span", { "data-testid": "openings", title: "Each card you were dealt or drew, and each move you sent, hashes with the salt the server gave you to the commitment the chain holds: the server cannot show you one card and record another." },
+          ` · your cards match their commitments (${opened} value${opened === 1 ? "" : "s"} checked)`));
+      }
     }
   }
 

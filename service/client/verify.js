@@ -1133,19 +1133,21 @@ export async function ed25519Verify(publicKey, message, signature) {
 // -- checking live, event by event ----------------------------------------------------------
 
 // The chain of a game as its events arrive (in any order, with repeats): each is
-// checked once the events before it are. `state` says how far it holds.
+// checked once the events before it are, and so are the openings a seat is given of its
+// own hidden values (section 3). `state` says how far it holds.
 export class LiveChain {
   constructor() {
     this.verifiedTo = 0;
     this.hash = GENESIS_HASH;
     this.failure = null; // {version, reason}
     this.unhashed = false; // a schema-1 game in play shows no hashes
+    this.opened = 0; // the seat's hidden values that matched their commitments
     this.waiting = new Map();
     this.queue = Promise.resolve();
   }
 
   get state() {
-    return { verifiedTo: this.verifiedTo, failure: this.failure, unhashed: this.unhashed };
+    return { verifiedTo: this.verifiedTo, failure: this.failure, unhashed: this.unhashed, opened: this.opened };
   }
 
   // Resolves to `state` once every event given so far that can be checked is.
@@ -1169,6 +1171,13 @@ export class LiveChain {
       const { problem, hash } = await checkEvent(event, this.hash, version);
       if (problem) {
         this.failure = { version, reason: problem };
+        return;
+      }
+      try {
+        this.opened += await checkOpenings(event);
+      } catch (error) {
+        if (!(error instanceof Failed)) throw error;
+        this.failure = { version, reason: error.reason };
         return;
       }
       this.hash = hash;

@@ -128,12 +128,16 @@ def test_play_to_the_end_then_replay_audit_and_fork(
     clicks = play_to_the_end(page, kind)
     page.wait_for_selector(".panel.outcome")
     assert "Seed revealed" in page.locator(".panel.outcome").inner_text()
-    # Every event's hash was checked as it arrived, up to the last.
+    # Every event's hash was checked as it arrived, up to the last; and each card the seat
+    # was dealt or drew, and each move it sent, opened its commitment with the salt it came with.
     page.wait_for_function(
-        "(v) => document.querySelector('[data-testid=chain]').textContent === `✓ Chain verified to version ${v}`",
+        "(v) => document.querySelector('[data-testid=chain]')"
+        ".textContent.startsWith(`✓ Chain verified to version ${v} ·`)",
         arg=version(page),
         timeout=10_000,
     )
+    opened = page.locator("[data-testid=openings]").inner_text()
+    assert re.fullmatch(r" · your cards match their commitments \(\d+ values checked\)", opened), opened
     page.screenshot(path=str(output / f"{kind}.png"), full_page=True)
     check_replay(page, kind, output)
     # Version 1 is the game's creation, dealt in the same command: the table there is

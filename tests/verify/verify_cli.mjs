@@ -8,11 +8,14 @@
 //     "latest": {"checkpoint", "consistency", "entry", "inclusion"} or null}, ...] and
 //     prints the list of verdicts (an unreadable file gives {"error": ...}): one node for
 //     many cases. "latest" is what the server says now, as service/verifier.py's Latest.
+//   node tests/verify/verify_cli.mjs --live < pushes.json
+//     reads [[event, ...], ...]: the pieces a table receives, in order; pushes each to
+//     the table's LiveChain and prints the list of its states after each push.
 //
 // --pure hashes with the verifier's own SHA-256 and SHA-512 instead of crypto.subtle.
 
 import { readFileSync } from "node:fs";
-import { Unreadable, parseRecord, parseVkey, usePureHashing, verifyRecord } from "../../service/client/verify.js";
+import { LiveChain, Unreadable, parseRecord, parseVkey, usePureHashing, verifyRecord } from "../../service/client/verify.js";
 
 async function verdictOn(file, expectedHead, pure, logKey = null, latest = null) {
   usePureHashing(pure);
@@ -34,6 +37,11 @@ if (args[0] === "--batch") {
     const head = c.head ? { version: c.head[0], hash: c.head[1] } : null;
     out.push(await verdictOn(c.file, head, !!c.pure, c.log_key ?? null, c.latest ?? null));
   }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+} else if (args[0] === "--live") {
+  const chain = new LiveChain();
+  const out = [];
+  for (const piece of JSON.parse(readFileSync(0, "utf8"))) out.push(await chain.push(piece));
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } else {
   let file = "-";
