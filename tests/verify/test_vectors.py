@@ -152,3 +152,36 @@ def test_a_value_without_one_canonical_text_is_refused_by_both(text: str) -> Non
     assert py == js
     assert not py["ok"] and py["first_bad_version"] == 1
     assert py["reason"].startswith("the event holds ")
+
+
+def spec_opening() -> tuple[dict[str, Any], str]:
+    """Section 9's event as seat 1 reads it in play (with its opening), and the reason the
+    spec gives when the seat is shown another card."""
+    section = (ROOT / "docs" / "verification.md").read_text(encoding="utf-8").split("## 9. Test vectors")[1]
+    shown = re.search(r"with its card and the card's opening:\n\n```\n(.+?)\n```", section, re.S)
+    reason = re.search(r"the seat's check fails:\n`(.+?)`", section, re.S)
+    assert shown and reason
+    return {**EVENT, **json.loads(shown.group(1))}, reason.group(1).replace("\n", " ")
+
+
+def test_both_open_the_spec_s_opening_and_refuse_another_card() -> None:
+    event, reason = spec_opening()
+    lied = {**event, "data": {**event["data"], "card": "QS"}}
+    # Python: the opening checks; the other card fails with the spec's words
+    assert verifier.check_openings(event) == 1
+    with pytest.raises(verifier.Failed) as failed:
+        verifier.check_openings(lied)
+    assert (failed.value.version, failed.value.reason) == (5, reason)
+    # JavaScript: the same, with webcrypto and with its own SHA-256
+    source = f"""
+import * as v from {module_url()};
+const out = [];
+for (const pure of [false, true]) {{
+  v.usePureHashing(pure);
+  const opened = await v.checkOpenings({json.dumps(event)});
+  const failed = await v.checkOpenings({json.dumps(lied)}).then(() => null, (e) => [e.version, e.reason]);
+  out.push([opened, failed]);
+}}
+console.log(JSON.stringify(out));
+"""
+    assert run_js(source) == [[1, [5, reason]], [1, [5, reason]]]
