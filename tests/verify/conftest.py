@@ -217,6 +217,29 @@ class Case:
         }
 
 
+def latest(client: FlaskClient, record: dict[str, Any]) -> verifier.Latest:
+    """What the server says now about the ledger and ``record``'s game, as
+    ``tablestream verify URL`` fetches it: its latest checkpoint, the consistency proof from
+    the record's, and the game's entry with its inclusion proof once it is on the ledger."""
+    checkpoint = client.get("/v1/ledger/checkpoint").get_data(as_text=True)
+    size = int(checkpoint.split("\n")[1])
+    proof = record.get("ledger_proof")
+    consistency = None
+    if isinstance(proof, dict) and isinstance(proof.get("tree_size"), int) and proof["tree_size"] <= size:
+        path = f"/v1/ledger/proofs/consistency?from={proof['tree_size']}&to={size}"
+        consistency = client.get(path).get_json()["hashes"]
+    found = client.get(f"/v1/ledger/games/{record['id']}")
+    if found.status_code == 404:
+        return verifier.Latest(checkpoint, consistency)
+    entry = found.get_json()["entry"]
+    inclusion = client.get(f"/v1/ledger/proofs/inclusion?index={entry['index']}&size={size}").get_json()
+    return verifier.Latest(checkpoint, consistency, entry, inclusion["hashes"])
+
+
+def log_key(client: FlaskClient) -> str:
+    return str(client.get("/v1/ledger/key").get_json()["verifier_key"])
+
+
 def python_verdict(case: Case) -> dict[str, Any]:
     return verifier.verify(verifier.parse_record(case.text()), case.head, case.log_key, case.latest).as_json()
 

@@ -32,26 +32,11 @@ from flask.testing import FlaskClient
 from core.platform import Platform
 from events.transparency import Checkpoint, Signer, Tree, leaf_hash
 from service import verifier
-from tests.verify.conftest import KINDS, Case, Games, js_verdicts, python_verdict
+from tests.verify.conftest import KINDS, Case, Games, js_verdicts, latest, python_verdict
 from tests.verify.test_tampering import at, commitments, rechain, swap_two_cards
 
 Record = dict[str, Any]
 Forged = tuple[Case, int, str]
-
-
-def latest(client: FlaskClient, record: Record) -> verifier.Latest:
-    """What the server says now about the ledger and ``record``'s game."""
-    checkpoint = client.get("/v1/ledger/checkpoint").get_data(as_text=True)
-    size = int(checkpoint.split("\n")[1])
-    proof = record.get("ledger_proof")
-    consistency = None
-    if isinstance(proof, dict) and isinstance(proof.get("tree_size"), int) and proof["tree_size"] <= size:
-        consistency = client.get(f"/v1/ledger/proofs/consistency?from={proof['tree_size']}&to={size}").get_json()[
-            "hashes"
-        ]
-    found = client.get(f"/v1/ledger/games/{record['id']}").get_json()
-    inclusion = client.get(f"/v1/ledger/proofs/inclusion?index={found['entry']['index']}&size={size}").get_json()
-    return verifier.Latest(checkpoint, consistency, found["entry"], inclusion["hashes"])
 
 
 def honest_leaves(platform: Platform, size: int) -> list[bytes]:
