@@ -11,6 +11,7 @@ import os
 import random
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,6 +239,11 @@ def latest(client: FlaskClient, record: dict[str, Any]) -> verifier.Latest:
 
 def log_key(client: FlaskClient) -> str:
     return str(client.get("/v1/ledger/key").get_json()["verifier_key"])
+
+
+def named(*functions: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    """Tamper cases by their functions' names (the names the tests are parametrized by)."""
+    return {f.__name__: f for f in functions}
 
 
 def python_verdict(case: Case) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.verify.conftest import Case, Games, js_verdicts, python_verdict
+from tests.verify.conftest import Case, Games, js_verdicts, named, python_verdict
 from tests.verify.test_tampering import rechain
 
 KIND = "fortress-royals"
@@ -92,20 +92,17 @@ def duplicate_keys_last_wins(record: Record) -> Detail:
     return Case(text.replace(marker, doubled, 1)), None, None
 
 
-FINISHED: dict[str, Callable[[Record], Detail]] = {
-    f.__name__: f
-    for f in (
-        steps_run_in_order,
-        chain_before_contents,
-        status_active_over_a_finished_log,
-        anchors_null_are_absent,
-        outcome_null_is_compared,
-        duplicate_keys_last_wins,
-    )
-}
-IN_PLAY: dict[str, Callable[[Record], Detail]] = {
-    f.__name__: f for f in (status_finished_over_a_log_in_play, sealed_null_is_present, openings_null_is_present)
-}
+FINISHED: dict[str, Callable[[Record], Detail]] = named(
+    steps_run_in_order,
+    chain_before_contents,
+    status_active_over_a_finished_log,
+    anchors_null_are_absent,
+    outcome_null_is_compared,
+    duplicate_keys_last_wins,
+)
+IN_PLAY: dict[str, Callable[[Record], Detail]] = named(
+    status_finished_over_a_log_in_play, sealed_null_is_present, openings_null_is_present
+)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from service import verifier
-from tests.verify.conftest import KINDS, Case, Games, js_verdicts, latest, log_key, python_verdict
+from tests.verify.conftest import KINDS, Case, Games, js_verdicts, latest, log_key, named, python_verdict
 
 Record = dict[str, Any]
 Tampered = tuple[Case, int, str]  # the case, its first bad version, the start of the reason
@@ -196,21 +196,18 @@ def fork_re_deal_dropped(record: Record) -> Tampered:
     return Case(record), 1, 'data["draws"] is missing from the data'
 
 
-TAMPERS: dict[str, Callable[[Record], Tampered]] = {
-    f.__name__: f
-    for f in (
-        every_actor_changed,
-        every_actor_changed_and_anchors_redone_against_a_kept_head,
-        tail_cut,
-        tail_cut_and_head_moved_back,
-        tail_cut_without_anchors,
-        two_events_reordered,
-        card_swapped_in_a_committed_value,
-        commitment_forged,
-        draw_changed_and_recommitted,
-        draw_changed,
-    )
-}
+TAMPERS: dict[str, Callable[[Record], Tampered]] = named(
+    every_actor_changed,
+    every_actor_changed_and_anchors_redone_against_a_kept_head,
+    tail_cut,
+    tail_cut_and_head_moved_back,
+    tail_cut_without_anchors,
+    two_events_reordered,
+    card_swapped_in_a_committed_value,
+    commitment_forged,
+    draw_changed_and_recommitted,
+    draw_changed,
+)
 
 
 def open_part_changed_in_play(record: Record) -> Tampered:
@@ -286,16 +283,16 @@ def canonical(value: Any) -> str:
     return verifier.canonical_json(value)
 
 
-OPENING_TAMPERS: dict[str, Callable[[Record], Tampered]] = {
-    f.__name__: f for f in (opening_salt_changed, own_card_changed, opening_of_a_value_not_shown)
-}
+OPENING_TAMPERS: dict[str, Callable[[Record], Tampered]] = named(
+    opening_salt_changed, own_card_changed, opening_of_a_value_not_shown
+)
 
 Judged = tuple[Tampered, dict[str, Any], dict[str, Any]]  # the case, the Python and the JavaScript verdicts
 
 
-FORK_TAMPERS: dict[str, Callable[[Record], Tampered]] = {
-    f.__name__: f for f in (fork_re_deal_changed_and_recommitted, fork_re_deal_changed, fork_re_deal_dropped)
-}
+FORK_TAMPERS: dict[str, Callable[[Record], Tampered]] = named(
+    fork_re_deal_changed_and_recommitted, fork_re_deal_changed, fork_re_deal_dropped
+)
 
 
 @pytest.fixture(scope="module")
