@@ -17,6 +17,12 @@ the server's secrets. Its attacks, each tried over every candidate card ``c``:
   value in place of the secret seed.
 * **same commitment**: a commitment it sees twice, once where its own data shows the
   value, names the value at the other place.
+* **opening**: every salt the openings it was given hold (a seat's own values), tried on
+  every commitment whose value it is not shown: the salt given for that very place (an
+  opening of a value hidden from it), those given for other places of the same version
+  (a salt that ignores the path) and the one given for the same place at the nearest
+  earlier version (a salt that ignores the version). A salt that arrives later (the same
+  event by another route, a later page) is tried on the commitments it bears on then.
 
 Nothing here imports the service's hashing code: the rules are written from the spec, so
 the test checks the spec and the service against each other too. The attacker only makes
@@ -31,12 +37,14 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 GENESIS = "0" * 64
 COMMIT = "$commit"
 CARD_FIELDS = ("card", "cards")  # the attacker has read the games' sources too
 SENTINEL = "\x00guess\x00"  # canonical JSON escapes it: it can stand nowhere else in a body
+SALT = re.compile(r"[0-9a-fA-F]{64}")
+OTHER_SALTS = 3  # salts of other places of the same version tried on a commitment
 HEX = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])")
 JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
@@ -75,17 +83,29 @@ def spec_salt(key: bytes, version: int, path: Sequence[str | int]) -> bytes:
     return hmac.new(key, message.encode(), hashlib.sha256).digest()
 
 
+def commitment(salt: bytes, value: Any) -> str:
+    """Section 3's commitment to ``value`` under ``salt``."""
+    return hashlib.sha256(salt + canonical(value).encode()).hexdigest()
+
+
+def is_path(path: Any) -> TypeGuard[list[str | int]]:
+    return isinstance(path, list) and all(isinstance(p, str) or type(p) is int for p in path)
+
+
 class ChainCheck:
     """A seat's live check of one game's chain: every event it receives recomputes its
-    hash from the spec, links to the event before it, and never changes once seen."""
+    hash from the spec, links to the event before it, and never changes once seen; each
+    opening it carries opens the commitment at its path to the value shown there."""
 
     def __init__(self) -> None:
         self.hashes: dict[int, str] = {}
         self.events = 0
+        self.openings = 0  # openings checked and found to open their commitment
         self.problems: list[str] = []
 
     def receive(self, event: Mapping[str, Any], where: str) -> None:
         self.events += 1
+        self.check_openings(event, where)
         version, digest, prev = event["version"], event.get("hash"), event.get("prev_hash")
         if event.get("schema", 1) >= 2 and (digest is None or prev is None):
             self.problems.append(f"{where}: version {version} (schema 2) hides its hash")
@@ -99,6 +119,32 @@ class ChainCheck:
             self.problems.append(f"{where}: version {version} does not hash to its hash")
         if self.hashes.setdefault(version, digest) != digest:
             self.problems.append(f"{where}: version {version} was shown with another hash before")
+
+    def check_openings(self, event: Mapping[str, Any], where: str) -> None:
+        """Each opening names a commitment of the sealed form, at a path where the data
+        shows a value, and its salt commits that value to it."""
+        version, openings = event["version"], event.get("openings")
+        if openings is None:
+            return
+        if not isinstance(openings, list):
+            self.problems.append(f"{where}: version {version} has openings that are not a list")
+            return
+        for opening in openings:
+            path = opening.get("path") if isinstance(opening, dict) else None
+            salt = opening.get("salt") if isinstance(opening, dict) else None
+            if not is_path(path) or not isinstance(salt, str) or not SALT.fullmatch(salt):
+                self.problems.append(f"{where}: version {version} has an opening that is no path and salt")
+                continue
+            found, sealed = value_at(event.get("sealed"), path)
+            shown, value = value_at(event.get("data"), path)
+            if not found or not is_commitment(sealed):
+                self.problems.append(f"{where}: version {version} opens {path}, where nothing is committed")
+            elif not shown:
+                self.problems.append(f"{where}: version {version} opens {path}, where its data shows nothing")
+            elif commitment(bytes.fromhex(salt), value) != sealed[COMMIT]:
+                self.problems.append(f"{where}: version {version} opens {path} to another value than it shows")
+            else:
+                self.openings += 1
 
     def head(self, head: Mapping[str, Any] | None, where: str) -> None:
         """A head (``{"version", "hash"}``) must name the hash this seat holds for its version."""
@@ -202,19 +248,21 @@ def filled(hashed: Any, place: Place, value: Any) -> Any:
 @dataclass
 class Tally:
     """What the attacker tried: places filled and bodies hashed (the hash attack),
-    commitments and salts tried, hex strings and the digests each was compared with."""
+    commitments and salts tried (the salt attack; the opening attack, with the salts it
+    was given), hex strings and the digests each was compared with."""
 
     places: int = 0
     hash_guesses: int = 0
     commitments: int = 0
     salt_guesses: int = 0
+    opening_guesses: int = 0
     hexes: int = 0
     digest_guesses: int = 0
     claims: list[Claim] = field(default_factory=list)
 
     @property
     def guesses(self) -> int:
-        return self.hash_guesses + self.salt_guesses + self.digest_guesses
+        return self.hash_guesses + self.salt_guesses + self.opening_guesses + self.digest_guesses
 
 
 class Adversary:
@@ -236,6 +284,16 @@ class Adversary:
         self.attacked_hexes: set[str] = set()
         self.known_commits: dict[str, Any] = {}  # a commitment -> the value its place shows this viewer
         self.commit_places: dict[str, dict[tuple[int, str], str]] = {}  # a commitment -> its places
+        # The opening attack: salts given, by (version, canonical path), and the places
+        # (version, canonical path) whose values this viewer is not shown.
+        self.salts: dict[tuple[int, str], bytes] = {}
+        self.salted_paths: dict[int, list[str]] = {}
+        self.salted_versions: dict[str, list[int]] = {}
+        self.unseen: dict[tuple[int, str], tuple[str, str]] = {}  # a place -> (its commitment, where)
+        self.unseen_paths: dict[int, list[str]] = {}
+        self.unseen_versions: dict[str, list[int]] = {}
+        self.fresh_places: list[tuple[int, str]] = []
+        self.salts_tried: dict[tuple[int, str], set[bytes]] = {}
         self.tally = Tally()
 
     # the candidates: the game's card list, each in the forms a place could hold it
@@ -281,8 +339,11 @@ class Adversary:
         events = list(events)
         self.learn(events)
         claims: list[Claim] = []
+        salted: list[tuple[int, str]] = []
         for event in events:
-            key = canonical(event)
+            salted += self._learn_salts(event)
+            # The openings are not hashed: an event seen before without them is attacked once.
+            key = canonical({k: v for k, v in event.items() if k != "openings"})
             if key in self.attacked_events:
                 continue
             self.attacked_events.add(key)
@@ -290,6 +351,7 @@ class Adversary:
             claims += self._commitment_attacks(event, where)
         for event, first_seen in list(self.waiting.values()):
             claims += self._hash_attack(event, first_seen)
+        claims += self._opening_attacks(salted)
         self.tally.claims += claims
         return claims
 
@@ -341,6 +403,8 @@ class Adversary:
             shown, value = value_at(event["data"], path)
             if shown and value is not None and type(value) is not int:
                 self.known_commits.setdefault(commit, value)
+            else:
+                self._unseen_place(version, canonical(list(path)), commit, spot)
             self.commit_places.setdefault(commit, {})[version, canonical(list(path))] = spot
             touched.append(commit)
             if commit in self.attacked_commits:
@@ -364,6 +428,59 @@ class Adversary:
                     for card in cards
                     if isinstance(card, str)
                 ]
+        return claims
+
+    def _learn_salts(self, event: Mapping[str, Any]) -> list[tuple[int, str]]:
+        """The places of the event's openings whose salts were not given before."""
+        version, openings, new = event["version"], event.get("openings"), []
+        for opening in openings if isinstance(openings, list) else []:
+            try:
+                place, salt = (version, canonical(opening["path"])), bytes.fromhex(opening["salt"])
+            except (TypeError, KeyError, ValueError):
+                continue
+            if place not in self.salts:
+                self.salts[place] = salt
+                self.salted_paths.setdefault(version, []).append(place[1])
+                self.salted_versions.setdefault(place[1], []).append(version)
+                new.append(place)
+        return new
+
+    def _unseen_place(self, version: int, path: str, commit: str, spot: str) -> None:
+        if (version, path) not in self.unseen:
+            self.unseen[version, path] = (commit, spot)
+            self.unseen_paths.setdefault(version, []).append(path)
+            self.unseen_versions.setdefault(path, []).append(version)
+            self.fresh_places.append((version, path))
+
+    def _opening_attacks(self, salted: list[tuple[int, str]]) -> list[Claim]:
+        """The opening attack on the places first seen since the last call, and on those
+        a salt given since bears on: the places of its version, and its path's later ones."""
+        places = dict.fromkeys(self.fresh_places)
+        self.fresh_places = []
+        for version, path in salted:
+            places.update(dict.fromkeys((version, other) for other in self.unseen_paths.get(version, ())))
+            later = (v for v in self.unseen_versions.get(path, ()) if v > version)
+            places.update(dict.fromkeys((v, path) for v in later))
+        return [claim for place in places for claim in self._opening_attack(place)]
+
+    def _opening_attack(self, place: tuple[int, str]) -> list[Claim]:
+        """Each candidate under the salts that could open the commitment at ``place`` if
+        the service gave it away or salted carelessly, each salt tried there once."""
+        version, path = place
+        commit, spot = self.unseen[place]
+        others = [(version, other) for other in self.salted_paths.get(version, ()) if other != path]
+        earlier = max((v for v in self.salted_versions.get(path, ()) if v < version), default=None)
+        keys = [place, *others[:OTHER_SALTS], *([] if earlier is None else [(earlier, path)])]
+        tried, claims = self.salts_tried.setdefault(place, set()), []
+        for key in keys:
+            salt = self.salts.get(key)
+            if salt is None or salt in tried:
+                continue
+            tried.add(salt)
+            for (card,), form in self.encodings:
+                if hashlib.sha256(salt + form).hexdigest() == commit:
+                    claims.append(Claim("opening", spot, version, card))
+            self.tally.opening_guesses += len(self.encodings)
         return claims
 
     def attack_text(self, text: str, version: int, where: str) -> list[Claim]:

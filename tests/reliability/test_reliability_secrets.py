@@ -8,12 +8,13 @@ to them: the game, the paged events, the SSE stream, every answer's headers, the
 at each new version, the replay, the replay and audit jobs they start, the jobs another
 seat started (whose ids they learned), every other endpoint, and (the seat) forks it
 makes, read with each of the fork's tokens. Everything is then attacked by
-``tests/reliability/adversary.py`` (hash, digest, salt and same-commitment attacks over
-the game's whole card list) and scanned for hidden card ids, other seats' tokens and the
-seed; each reader also checks the hash chain live. A claim counts as a recovery when its
-card is hidden from the reader at the version it was read for (``game.secrets(state,
-seat)``, the server's truth). A job is served only to the token that started it (anyone,
-for a job started without one).
+``tests/reliability/adversary.py`` (hash, digest, salt, same-commitment and opening
+attacks over the game's whole card list) and scanned for hidden card ids, other seats'
+tokens and the seed; each reader also checks the hash chain live, and the openings a seat
+is given of its own values. A spectator is given no openings. A claim counts as a
+recovery when its card is hidden from the reader at the version it names (``game.secrets(
+state, seat)``, the server's truth): a seat opening its own card recovers nothing. A job
+is served only to the token that started it (anyone, for a job started without one).
 
 A second test shows the attack is not vacuous: the same code, on the same kind of log
 hashed under envelope schema 1 and shown with its hashes (the old leak), recovers cards.
@@ -42,12 +43,13 @@ from events.envelope import GENESIS_HASH, Envelope, hash_of
 from games import registry
 from games.cards import standard_deck
 from projections.table import Table, evolve
-from projections.views import event_for, shown_data
+from projections.views import event_for, openings, shown_data
 from service.app import create_app
 from tests.reliability.adversary import (
     Adversary,
     ChainCheck,
     Claim,
+    commitment,
     event_hash,
     json_strings,
     leaves,
@@ -165,8 +167,10 @@ class Figures:
     places: int = 0
     hash_guesses: int = 0
     salt_guesses: int = 0
+    opening_guesses: int = 0
     digest_guesses: int = 0
     chain_events: int = 0
+    openings: int = 0
     claims: int = 0
     located: int = 0
     locatable: int = 0
@@ -426,6 +430,10 @@ class Attack:
             for secret in piece.forbidden:
                 if secret and secret in piece.text:
                     self.figures.leaks.append(f"{piece.where}: holds a token or seed: {piece.text[:300]}")
+            if reader.seat is None:
+                for event in piece.events:
+                    if "openings" in event:
+                        self.figures.leaks.append(f"{piece.where}: gives the spectator openings: {piece.text[:300]}")
             if piece.raw:
                 continue
             if piece.hidden:
@@ -436,9 +444,19 @@ class Attack:
             claims: list[Claim] = adversary.attack_events(piece.events, piece.where)
             claims += adversary.attack_text(piece.text, 0, piece.where)
             self.figures.claims += len(claims)
-            self.figures.recovered += [f"{c.how}: {c.card!r} at {c.where}" for c in claims if c.card in piece.hidden]
+            self.figures.recovered += [
+                f"{c.how}: {c.card!r} at {c.where}" for c in claims if self.recovers(reader, piece, c)
+            ]
             for event in piece.events:
                 reader.chain(piece.game).receive(event, piece.where)
+
+    def recovers(self, reader: Reader, piece: Piece, claim: Claim) -> bool:
+        """Whether ``claim`` names a card hidden from ``reader`` at the version it names (a
+        claim made later than that version, as a salt given later allows, included); a
+        claim on a fork's event, or on no event, at the piece's."""
+        if claim.version and piece.game == self.id:
+            return claim.card in self.hidden(reader, claim.version)
+        return claim.card in piece.hidden
 
     # playing
 
@@ -502,9 +520,11 @@ class Attack:
                 self.figures.places += adversary.tally.places + adversary.tally.commitments
                 self.figures.hash_guesses += adversary.tally.hash_guesses
                 self.figures.salt_guesses += adversary.tally.salt_guesses
+                self.figures.opening_guesses += adversary.tally.opening_guesses
                 self.figures.digest_guesses += adversary.tally.digest_guesses
             for chain in reader.chains.values():
                 self.figures.chain_events += chain.events
+                self.figures.openings += chain.openings
                 self.figures.chain_problems += chain.problems
 
 
@@ -556,14 +576,15 @@ def line_ups(kind: str) -> Iterator[list[dict[str, Any]]]:
 
 
 def report(kind: str, f: Figures, seconds: float) -> str:
-    guesses = f.hash_guesses + f.salt_guesses + f.digest_guesses
+    guesses = f.hash_guesses + f.salt_guesses + f.opening_guesses + f.digest_guesses
     return (
         f"secrets {kind}: {f.games} games, {f.actions} human actions; read {f.pieces} pieces ({f.bytes / 1e6:.1f} MB, "
         f"{f.sse} SSE messages, {f.jobs} jobs, {f.forks} forks); attacked {f.hidden} hidden values at {f.places} "
         f"places with {guesses} guesses ({f.hash_guesses} hashed bodies, {f.salt_guesses} salted commitments, "
-        f"{f.digest_guesses} digest comparisons): recovered {len(f.recovered)} (claims made {f.claims}); literal leaks "
-        f"{len(f.leaks)}; jobs served to others {len(f.doors)}; fork re-deals put {f.located}/{f.locatable} hidden "
-        f"cards where they are; chain checked on {f.chain_events} events; {seconds:.1f} s"
+        f"{f.opening_guesses} commitments under salts given, {f.digest_guesses} digest comparisons): recovered "
+        f"{len(f.recovered)} (claims made {f.claims}); literal leaks {len(f.leaks)}; jobs served to others "
+        f"{len(f.doors)}; fork re-deals put {f.located}/{f.locatable} hidden cards where they are; chain checked on "
+        f"{f.chain_events} events, {f.openings} openings; {seconds:.1f} s"
     )
 
 
@@ -683,11 +704,29 @@ def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Pla
 PLANTED_KIND = "fortress-siege"
 
 
+EVENT_FOR_USERS = ("service.routes.games", "service.routes.lifecycle", "service.fanout", "core.tooling")
+
+
 def plant(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
     """Put back one door the service closed: events hashed over their whole data while
-    redacted (no seal), job results for anyone, forks that copy the truth."""
+    redacted (no seal), job results for anyone, forks that copy the truth; or open one it
+    never had: the openings of every commitment, to every reader."""
     if leak == "unsealed events":
         monkeypatch.setattr("core.commands.sealed_data", lambda *args, **kwargs: None)
+    elif leak == "openings for all":
+        seed_of = Platform.opening_seed
+        monkeypatch.setattr(Platform, "opening_seed", lambda self, table, seat: seed_of(self, table, 0))
+
+        def opened_for_all(table: Table, envelope: Envelope, seat: int | None, seed: str | None = None) -> Any:
+            event = event_for(table, envelope, seat, seed)
+            if seed is not None and envelope.sealed is not None and table.status != "finished":
+                # Every commitment as if its value were shown whole.
+                given = openings(envelope.sealed, envelope.data, envelope.data, seed, envelope.version)
+                event.update({"openings": given} if given else {})
+            return event
+
+        for module in EVENT_FOR_USERS:
+            monkeypatch.setattr(f"{module}.event_for", opened_for_all)
     elif leak == "open jobs":
         monkeypatch.setattr("service.routes.history._readable_job", lambda job_id: None)
     else:
@@ -695,7 +734,7 @@ def plant(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
         monkeypatch.setattr(type(game), "determinize", lambda self, state, seat, rng: state)
 
 
-@pytest.mark.parametrize("leak", ["unsealed events", "open jobs", "exact forks"])
+@pytest.mark.parametrize("leak", ["unsealed events", "openings for all", "open jobs", "exact forks"])
 def test_the_live_attack_finds_each_leak_planted_back(
     platform: Platform, monkeypatch: pytest.MonkeyPatch, leak: str
 ) -> None:
@@ -710,6 +749,10 @@ def test_the_live_attack_finds_each_leak_planted_back(
     # then: the same reading and judging catch it
     if leak == "unsealed events":
         assert figures.recovered
+    elif leak == "openings for all":
+        assert any(r.startswith("opening: ") for r in figures.recovered), figures.recovered[:5]
+        assert any("gives the spectator openings" in text for text in figures.leaks), figures.leaks[:5]
+        assert figures.chain_problems  # a seat given the opening of a value it is not shown
     elif leak == "open jobs":
         assert figures.doors and figures.leaks
     else:
@@ -717,6 +760,7 @@ def test_the_live_attack_finds_each_leak_planted_back(
 
 
 SPEC_SEED = "5eed" * 16
+SPEC_SALT = "6756e7cb28ddc865a3390742fd96fcf629b1eabba07b4695f5c1ddb13e2550f8"  # version 5, path ["card"]
 SPEC_EVENT: dict[str, Any] = {  # docs/verification.md section 9, as a seat that does not hold the drawn card sees it
     "schema": 2,
     "version": 5,
@@ -772,6 +816,62 @@ def test_each_attack_recovers_a_card_where_its_weakness_is_planted() -> None:
     assert {c.card for c in found} == {"QH", "2C"}
 
 
+def test_openings_check_for_the_seat_shown_the_value_and_give_away_nothing_else() -> None:
+    # given: the spec's example event as seat 1, which holds the card, is shown it: with its opening
+    opening = {"path": ["card"], "salt": SPEC_SALT}
+    mine = {**SPEC_EVENT, "data": {"seat": 1, "card": "QH"}, "openings": [opening]}
+    # when/then: its chain check opens the commitment, and the attacker learns nothing new from it
+    chain = ChainCheck()
+    chain.receive(mine, "own card")
+    assert not chain.problems and chain.openings == 1
+    assert attacker().attack_events([mine], "own card") == []
+    # then: an opening that does not open (another salt, another value shown, no commitment there, no value
+    # shown there) is a problem of the chain
+    wrong = [
+        {**mine, "openings": [{**opening, "salt": "00" * 32}]},
+        {**mine, "data": {"seat": 1, "card": "QS"}},
+        {**mine, "openings": [{**opening, "path": ["seat"]}]},
+        {**mine, "data": {"seat": 1}},
+        {**mine, "openings": [{"path": "card", "salt": SPEC_SALT}]},
+    ]
+    for event in wrong:
+        chain = ChainCheck()
+        chain.receive(event, "bad opening")
+        assert len(chain.problems) == 1 and chain.openings == 0, (event, chain.problems)
+    # then: the opening attack names the hidden card where its weakness is planted:
+    # the opening of the card itself given to a seat not shown it, after that seat saw the event without it
+    adversary = attacker()
+    assert adversary.attack_events([SPEC_EVENT], "without") == []
+    assert {c.card for c in adversary.attack_events([{**SPEC_EVENT, "openings": [opening]}], "with")} == {"QH"}
+    # a salt that ignores the path: the seat's own card at another path of the same event, salted alike
+    salt = bytes.fromhex(SPEC_SALT)
+    both = {
+        **SPEC_EVENT,
+        "data": {"seat": 1, "mine": "2C"},
+        "sealed": {**SPEC_EVENT["sealed"], "mine": {"$commit": commitment(salt, "2C")}},
+        "openings": [{"path": ["mine"], "salt": SPEC_SALT}],
+    }
+    found = attacker().attack_events([both], "path ignored")
+    assert {(c.how, c.card) for c in found} == {("opening", "QH")}
+    # a salt that ignores the version: the seat's own card at the same path, an earlier version, given after
+    earlier = {
+        **SPEC_EVENT,
+        "version": 3,
+        "seat": 0,
+        "data": {"seat": 0, "card": "2C"},
+        "sealed": {"card": {"$commit": commitment(salt, "2C")}, "seat": 0},
+        "openings": [opening],
+    }
+    adversary = attacker()
+    assert adversary.attack_events([SPEC_EVENT], "version ignored") == []
+    found = adversary.attack_events([earlier], "version ignored")
+    assert {(c.how, c.version, c.card) for c in found} == {("opening", 5, "QH")}
+    # and each salt is tried on each commitment once, however often it comes again
+    guesses = adversary.tally.opening_guesses
+    adversary.attack_events([earlier, SPEC_EVENT, {**SPEC_EVENT, "openings": []}], "again")
+    assert adversary.tally.opening_guesses == guesses
+
+
 # -- the chain, live ---------------------------------------------------------------------
 
 
@@ -788,16 +888,24 @@ class LiveSeat:
         self.adversary = Adversary([game_id, self.truth.now.seed_commitment, token])
         self.leaks: list[str] = []
 
+    def hidden(self, version: int) -> frozenset[str]:
+        return frozenset() if self.truth.over else self.truth.hidden(0, version)
+
     def receive(self, route: str, events: list[dict[str, Any]]) -> None:
         self.truth.sync()
         for event in events:
             self.chains[route].receive(event, route)
-            hidden = frozenset() if self.truth.over else self.truth.hidden(0, event["version"])
+            hidden = self.hidden(event["version"])
             text = json.dumps(event)
             self.leaks += [f"{route} v{event['version']} names {card!r}" for card in json_strings(text) & hidden]
             self.adversary.add_candidates(self.truth.cards)
             claims = self.adversary.attack_events([event], route) + self.adversary.attack_text(text, 0, route)
-            self.leaks += [f"{c.how}: {c.card!r} at {c.where}" for c in claims if c.card in hidden]
+            # A claim on another version (a salt given later) is judged at its own.
+            self.leaks += [
+                f"{c.how}: {c.card!r} at {c.where}"
+                for c in claims
+                if c.card in (self.hidden(c.version) if c.version else hidden)
+            ]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -828,15 +936,19 @@ def test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game(platform: P
         answer = client.post(f"/v1/games/{game_id}/actions", json=body, headers=bearer(token)).get_json()
         seat.receive("action answers", answer["events"])
         seat.chains["action answers"].head(answer["head"], "action answer")
-    # then: every event recomputes and links, from version 1 to the end; none gave a hidden card away
+    # then: every event recomputes and links, from version 1 to the end, and every opening opens its
+    # commitment; none gave a hidden card away
     pages, stream = seat.chains["events pages"], seat.chains["SSE"]
+    tally = seat.adversary.tally
     print(
         f"chain {kind}: {game['status']} at version {game['version']}; checked "
-        + ", ".join(f"{chain.events} events from {route}" for route, chain in seat.chains.items())
-        + f"; attacked with {seat.adversary.tally.guesses} guesses: {len(seat.leaks)} hidden cards given away"
+        + ", ".join(f"{c.events} events ({c.openings} openings) from {route}" for route, c in seat.chains.items())
+        + f"; attacked with {tally.guesses} guesses ({tally.opening_guesses} under salts given): "
+        + f"{len(seat.leaks)} hidden cards given away"
     )
     assert game["status"] == "finished", f"{kind} did not end"
     assert pages.events == stream.events == game["version"]
+    assert pages.openings > 0 and stream.openings > 0, "seat 0 was given no opening of its own values"
     assert sorted(pages.hashes) == list(range(1, game["version"] + 1))
     for route, chain in seat.chains.items():
         assert not chain.problems, (route, chain.problems[:5])
