@@ -139,6 +139,11 @@ FORGERIES = [
     "split_view",
 ]
 
+# A rewrite that keeps a checkpoint fails from the file alone; a cut record stripped of its
+# anchors, a rewrite under the forger's own key checked without the log's, and a split view
+# signed with the log's key need what the server says now (or a witness), as section 8 says.
+FROM_A_FILE = ["rewrite_with_the_record_s_checkpoint", "rewrite_with_a_checkpoint_of_its_own"]
+
 Judged = tuple[Forged, dict[str, Any], dict[str, Any]]
 
 
@@ -155,6 +160,9 @@ def judged(
             forgeries = Forgeries(platform, client)
             record = games.finished(kind)
             cases: dict[str, Any] = {name: getattr(forgeries, name)(copy.deepcopy(record)) for name in FORGERIES}
+            for name in FROM_A_FILE:  # the file alone, with the log's key: its own checkpoint gives it away
+                (case, version, reason) = cases[name]
+                cases[f"{name}_from_a_file"] = (Case(case.record, log_key=case.log_key), version, reason)
             honest = Case(copy.deepcopy(record), log_key=forgeries.key, latest=latest(client, record))
             cases["honest"] = (honest, 0, "")
             js = js_verdicts([case for case, _, _ in cases.values()], tmp_path_factory.mktemp(kind))
@@ -167,7 +175,7 @@ def judged(
     return judge
 
 
-@pytest.mark.parametrize("forgery", FORGERIES)
+@pytest.mark.parametrize("forgery", [*FORGERIES, *(f"{name}_from_a_file" for name in FROM_A_FILE)])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_forged_record_fails_in_both_verifiers_given_the_key_and_the_server(
     kind: str, forgery: str, judged: Callable[[str], dict[str, Judged]]
