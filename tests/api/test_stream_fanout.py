@@ -93,9 +93,9 @@ def test_listeners_share_one_reader_and_each_event_is_rendered_once_per_kind_of_
     rendered: Counter[tuple[int, int | None]] = Counter()
     real = fanout.event_for
 
-    def counted(table: Any, envelope: Any, seat: int | None) -> dict[str, Any]:
+    def counted(table: Any, envelope: Any, seat: int | None, seed: str | None = None) -> dict[str, Any]:
         rendered[(envelope.version, seat)] += 1
-        return real(table, envelope, seat)
+        return real(table, envelope, seat, seed)
 
     monkeypatch.setattr(fanout, "event_for", counted)
     listening = {name: [Listening(client, game, seat) for _ in range(4)] for name, seat in VIEWERS.items()}
