@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -21,7 +21,7 @@ from core.vault import Secrets
 from events.envelope import Envelope, NewEvent
 from events.ledger import Ledger
 from events.store import CommandReused, EventStore, LogDamaged, VersionConflict
-from games.base import Game, GameEvent, IllegalAction, State
+from games.base import Decision, Game, GameEvent, IllegalAction, State
 from games.rng import Draws, derive_rng
 from projections.lifecycle import final_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table
@@ -94,85 +94,63 @@ class Commands:
         command_id: str | None = None,
         actor: str = "human",
     ) -> Acted:
-        cached = self.tables.cached(game_id)
-        # The table this process last saw at the client's version is the game at that
-        # version, so it is decided on without reading the log: when the log has moved on
-        # since, the append is refused and the client's version is the stale one.
-        table = cached if cached is not None and cached.version == expected_version else self.load(game_id)
-        # A client's key is bound to its request; bots and the turn timer share one command
-        # id per seat and version whoever of them plays first, so theirs is bound to nothing.
-        bound = command_id is not None and actor == "human"
-        fingerprint = request_fingerprint(seat, action, expected_version) if bound else None
+        """Load, decide, append: ``seat``'s ``action`` on the game at ``expected_version``."""
+        command = Command(seat, action, expected_version, command_id, actor)
+        table, cached = self._table_at(game_id, expected_version)
         try:
-            events, after = self._decided(table, seat, action, expected_version, actor)
+            events, after = self._decided(table, command)
         except CommandError:
-            if command_id is not None:
-                try:
-                    earlier = self.store.command_result(game_id, command_id, fingerprint)
-                except CommandReused:
-                    raise _key_reused() from None
-                if earlier is not None:  # a retry of a command that was carried out
-                    confirm(earlier.replicated)
-                    return self._replayed(table, earlier.first_version, earlier.last_version)
-            if table is not cached:
+            done = self._carried_out(table, command)
+            if done is not None:
+                return done
+            if not cached:
                 raise
             table = self.load(game_id)  # a refusal is given on the log's latest version
-            events, after = self._decided(table, seat, action, expected_version, actor)
-        # (a command seen before is answered as a duplicate, not as a conflict)
-        return self._appended(
-            table,
-            events,
-            command_id,
-            "Someone acted first: the game is at version {}; reload and try again.",
-            fingerprint,
-            after,
-        )
+            events, after = self._decided(table, command)
+        return self._appended(table, events, command_id, ACTED_FIRST, command.fingerprint, after)
 
-    def _decided(
-        self, table: Table, seat: int, action: Mapping[str, Any], expected_version: int, actor: str
-    ) -> tuple[list[NewEvent], State]:
-        """The events of ``action`` by ``seat`` on ``table`` and the game's state after
-        them, or the refusal. The platform checks only what is its own (the game's
-        status, the client's version); the game's ``decision`` checks the action."""
-        if table.status == "finished":
-            raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
-        if table.status == "open":
-            raise CommandError(Code.GAME_NOT_STARTED, "The game starts when every seat is taken.")
-        if expected_version != table.version:
-            raise CommandError(
-                Code.STALE_VERSION,
-                f"The game is at version {table.version}, not {expected_version}; reload and try again.",
-                version=table.version,
-            )
-        if actor == "human" and 0 <= seat < len(table.seats) and table.seats[seat].left is not None:
-            raise CommandError(
-                Code.SEAT_LEFT, f"Seat {seat + 1} has left the game ({table.seats[seat].left}): a bot makes its moves."
-            )
-        if table.clock is not None and seat in table.to_act() and table.clock.left(seat, self.now_ms()) <= 0:
-            raise CommandError(Code.OUT_OF_TIME, f"Seat {seat + 1}'s clock has run out.", seat=seat)
-        game = table.game
-        rng = derive_rng(self.vault.seed(table.game_id), table.version + 1, table.recipe)
+    def _table_at(self, game_id: str, version: int) -> tuple[Table, bool]:
+        """The table to decide on, and whether it is this process's cached one. The table
+        this process last saw at the client's version is the game at that version, so it
+        is decided on without reading the log: when the log has moved on since, the append
+        is refused and the client's version is the stale one."""
+        cached = self.tables.cached(game_id)
+        if cached is not None and cached.version == version:
+            return cached, True
+        return self.load(game_id), False
+
+    def _carried_out(self, table: Table, command: Command) -> Acted | None:
+        """A retry of a command already carried out, answered as it was (a command seen
+        before is a duplicate, not a conflict); its key used for another request is refused."""
+        if command.id is None:
+            return None
         try:
-            decided = game.decision(table.state, seat, dict(action) if isinstance(action, Mapping) else action, rng)
-        except IllegalAction as error:
-            # The game's own refusal reaches the client as the game gave it: a code of the
-            # platform's set (not_your_turn, game_over) as itself, any other as an illegal
-            # action naming the game's code, always with the game's sentence.
-            if error.code == Code.NOT_YOUR_TURN:
-                raise CommandError(error.code, error.reason, to_act=sorted(table.to_act())) from None
-            if error.code in GAME_CODES:
-                raise CommandError(error.code, error.reason) from None
-            extra = {} if error.code == Code.ILLEGAL_ACTION else {"rule": error.code}
-            raise CommandError(
-                Code.ILLEGAL_ACTION, error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
-            ) from None
-        events = [NewEvent("ActionTaken", {"action": dict(action), **draws_record(rng)}, seat, actor)]
-        events += [new_event(e, actor) for e in decided.events]
-        result = game.outcome(decided.state)
+            earlier = self.store.command_result(table.game_id, command.id, command.fingerprint)
+        except CommandReused:
+            raise _key_reused() from None
+        if earlier is None:
+            return None
+        confirm(earlier.replicated)
+        return self._replayed(table, earlier.first_version, earlier.last_version)
+
+    def _decided(self, table: Table, command: Command) -> tuple[list[NewEvent], State]:
+        """The events of ``command`` on ``table`` and the game's state after them, or the
+        refusal. The platform checks only what is its own; the game's ``decision`` checks
+        the action."""
+        for check in PLATFORM_CHECKS:
+            check(table, command, self.now_ms)
+        seed = self.vault.seed(table.game_id)
+        rng = derive_rng(seed, table.version + 1, table.recipe)
+        decided = game_decision(table, command, rng)
+        events = [
+            NewEvent("ActionTaken", {"action": dict(command.action), **draws_record(rng)}, command.seat, command.actor)
+        ]
+        events += [new_event(e, command.actor) for e in decided.events]
+        result = table.game.outcome(decided.state)
         if result is not None:
             if table.lifecycle is not None:  # an older game's outcome stays as its rules gave it
-                result = final_outcome(table, result, "rules", seat, actor)
-            events.append(NewEvent("SeedRevealed", {"outcome": result, "seed": self.vault.seed(table.game_id)}))
+                result = final_outcome(table, result, "rules", command.seat, command.actor)
+            events.append(NewEvent("SeedRevealed", {"outcome": result, "seed": seed}))
         return events, decided.state
 
     def append_system(self, table: Table, events: Sequence[NewEvent], command_id: str | None = None) -> Acted:
@@ -236,6 +214,83 @@ class Commands:
     def _scheduled(self, table: Table) -> None:
         if self.scheduler is not None:
             self.scheduler.after_append(table)
+
+
+@dataclass(frozen=True)
+class Command:
+    """What a seat (a human, a bot or the turn timer) asks of a game."""
+
+    seat: int
+    action: Any
+    expected_version: int
+    id: str | None = None
+    actor: str = "human"
+
+    @property
+    def fingerprint(self) -> str | None:
+        """A client's key is bound to its request; bots and the turn timer share one command
+        id per seat and version whoever of them plays first, so theirs is bound to nothing."""
+        if self.id is None or self.actor != "human":
+            return None
+        return request_fingerprint(self.seat, self.action, self.expected_version)
+
+
+ACTED_FIRST = "Someone acted first: the game is at version {}; reload and try again."
+
+
+# -- the platform's own checks, in order: each refuses a command or lets it through -----
+
+
+def still_in_play(table: Table, command: Command, now_ms: Callable[[], int]) -> None:
+    if table.status == "finished":
+        raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
+    if table.status == "open":
+        raise CommandError(Code.GAME_NOT_STARTED, "The game starts when every seat is taken.")
+
+
+def at_the_client_s_version(table: Table, command: Command, now_ms: Callable[[], int]) -> None:
+    if command.expected_version != table.version:
+        raise CommandError(
+            Code.STALE_VERSION,
+            f"The game is at version {table.version}, not {command.expected_version}; reload and try again.",
+            version=table.version,
+        )
+
+
+def seat_still_held(table: Table, command: Command, now_ms: Callable[[], int]) -> None:
+    seat = command.seat
+    if command.actor == "human" and 0 <= seat < len(table.seats) and table.seats[seat].left is not None:
+        raise CommandError(
+            Code.SEAT_LEFT, f"Seat {seat + 1} has left the game ({table.seats[seat].left}): a bot makes its moves."
+        )
+
+
+def time_left(table: Table, command: Command, now_ms: Callable[[], int]) -> None:
+    seat = command.seat
+    if table.clock is not None and seat in table.to_act() and table.clock.left(seat, now_ms()) <= 0:
+        raise CommandError(Code.OUT_OF_TIME, f"Seat {seat + 1}'s clock has run out.", seat=seat)
+
+
+PLATFORM_CHECKS = (still_in_play, at_the_client_s_version, seat_still_held, time_left)
+
+
+def game_decision(table: Table, command: Command, rng: Any) -> Decision:
+    """The game's decision on the command. The game's own refusal reaches the client as the
+    game gave it: a code of the platform's set (not_your_turn, game_over) as itself, any
+    other as an illegal action naming the game's code, always with the game's sentence."""
+    game, seat = table.game, command.seat
+    action = dict(command.action) if isinstance(command.action, Mapping) else command.action
+    try:
+        return game.decision(table.state, seat, action, rng)
+    except IllegalAction as error:
+        if error.code == Code.NOT_YOUR_TURN:
+            raise CommandError(error.code, error.reason, to_act=sorted(table.to_act())) from None
+        if error.code in GAME_CODES:
+            raise CommandError(error.code, error.reason) from None
+        extra = {} if error.code == Code.ILLEGAL_ACTION else {"rule": error.code}
+        raise CommandError(
+            Code.ILLEGAL_ACTION, error.reason, legal_actions=game.legal_actions(table.state, seat), **extra
+        ) from None
 
 
 def request_fingerprint(seat: int, action: Any, expected_version: int) -> str:
