@@ -328,11 +328,11 @@ def metrics_directory() -> str | None:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from workers.rq_worker import ForkingTurnWorker, TurnWorker
-    from workers.runtime import platform
     from workers.scheduling import queue_names, sweep_stalled
     from workers.webhooks import sweep
+    from workers.wiring import process_platform
 
-    p = platform()
+    p = process_platform()
     swept = sweep_stalled(p)
     if swept:
         print(f"tablestream worker: re-enqueued the bot turns of {swept} games", flush=True)
@@ -356,11 +356,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_projector(_: argparse.Namespace) -> int:
     from workers.projector import Projector
-    from workers.runtime import platform
+    from workers.wiring import process_platform
 
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    p = platform()
+    p = process_platform()
     projector = Projector(p)
     print(
         f"tablestream projector: Redis {shown_url(p.config.redis_url or '')}, prefix {p.config.prefix}; "
@@ -378,10 +378,10 @@ def cmd_projector(_: argparse.Namespace) -> int:
 def cmd_projections(args: argparse.Namespace) -> int:
     from service.progress import progress
     from workers.projector import Projector
-    from workers.runtime import platform
+    from workers.wiring import process_platform
 
     with progress("rebuild", "games") as report:
-        count = Projector(platform()).rebuild(report)
+        count = Projector(process_platform()).rebuild(report)
     print(f"read models rebuilt from {count} games")
     return 0
 

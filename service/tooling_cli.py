@@ -58,9 +58,9 @@ def register(commands: Any) -> dict[str, Any]:
 
 
 def _platform() -> Any:
-    from workers.runtime import platform
+    from workers.wiring import process_platform
 
-    return platform()
+    return process_platform()
 
 
 def _fail(error: CommandError) -> int:

@@ -18,8 +18,10 @@ from collections.abc import Callable
 
 from core.errors import Code, CommandError
 from core.platform import Platform
+from core.tooling import audit_game, render_replay
 from games.bots import choose
 from games.rng import keyed_rng
+from workers.projector import Projector
 from workers.runtime import current
 
 MOVED_ON = (Code.STALE_VERSION, Code.GAME_OVER, Code.NOT_YOUR_TURN, Code.GAME_NOT_STARTED, Code.OUT_OF_TIME)
@@ -133,8 +135,6 @@ def _store_result(platform: Platform, job: str, media_type: str, body: str) -> N
 
 
 def replay_job(job: str, game_id: str, seat: int | None) -> str:
-    from core.tooling import render_replay
-
     platform = current()
     lines = list(render_replay(platform, game_id, seat, _progress(platform, job)))
     _store_result(platform, job, "application/x-ndjson", "\n".join(lines) + "\n")
@@ -142,8 +142,6 @@ def replay_job(job: str, game_id: str, seat: int | None) -> str:
 
 
 def audit_job(job: str, game_id: str) -> str:
-    from core.tooling import audit_game
-
     platform = current()
     report = audit_game(platform, game_id, _progress(platform, job))
     _store_result(platform, job, "application/json", json.dumps(report.as_json()))
@@ -151,8 +149,6 @@ def audit_job(job: str, game_id: str) -> str:
 
 
 def rebuild_job(job: str) -> str:
-    from workers.projector import Projector
-
     platform = current()
     count = Projector(platform).rebuild(_progress(platform, job))
     _store_result(platform, job, "application/json", json.dumps({"games": count}))

@@ -1,35 +1,31 @@
-"""The platform a worker process acts through, built once per process from the
-environment (jobs are plain functions taking simple arguments, as RQ likes)."""
+"""The platform a worker process's jobs act through (jobs are plain functions taking
+simple arguments, as RQ likes, so they find it here). The entry points put it here
+(``workers.wiring.process_platform``, ``workers.wiring.use``); this module knows
+nothing of how it is built."""
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
 
-from core.config import Config
 from core.platform import Platform
 
+_override: list[Platform] = []
+_build: list[Callable[[], Platform]] = []
 
-@cache
-def platform() -> Platform:
-    from workers.wiring import wire
 
-    return wire(Platform.from_config(Config.from_env()))
+def install(build: Callable[[], Platform]) -> None:
+    """How this process builds its platform the first time a job asks for it."""
+    _build[:] = [build]
 
 
 def use(custom: Platform) -> None:
-    """Make jobs in this process act through ``custom`` (tests, the embedded server); a
-    platform that jobs run through can start them too."""
-    from core.jobs import NoJobs
-    from workers.long_jobs import RQLongJobs
-
-    platform.cache_clear()
-    if isinstance(custom.jobs, NoJobs):
-        custom.jobs = RQLongJobs(custom)
+    """Make jobs in this process act through ``custom`` (tests, the embedded server)."""
     _override.append(custom)
 
 
-_override: list[Platform] = []
-
-
 def current() -> Platform:
-    return _override[-1] if _override else platform()
+    if not _override:
+        if not _build:
+            raise RuntimeError("no platform for jobs in this process: start workers with `tablestream worker`")
+        _override.append(_build[0]())
+    return _override[-1]

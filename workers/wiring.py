@@ -4,6 +4,7 @@ and (for tests and the embedded server) jobs run in this very process."""
 from __future__ import annotations
 
 from core.config import Config
+from core.jobs import NoJobs
 from core.platform import Platform
 from workers import runtime
 from workers.long_jobs import RQLongJobs
@@ -25,3 +26,19 @@ def wire(platform: Platform, bots: bool = True) -> Platform:
 
 def platform_from_config(config: Config) -> Platform:
     return wire(Platform.from_config(config))
+
+
+def use(platform: Platform) -> Platform:
+    """Make jobs in this process act through ``platform``, which can start jobs itself
+    (a platform built without a job runner gets RQ's)."""
+    if isinstance(platform.jobs, NoJobs):
+        platform.jobs = RQLongJobs(platform)
+    runtime.use(platform)
+    return platform
+
+
+def process_platform() -> Platform:
+    """This process's platform, built once from the environment and wired, the one its
+    jobs act through too."""
+    runtime.install(lambda: platform_from_config(Config.from_env()))
+    return runtime.current()

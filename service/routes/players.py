@@ -13,6 +13,7 @@ from flask import Blueprint, Response, request, stream_with_context
 from redis import RedisError
 
 from core.errors import Code, CommandError
+from games import registry
 from projections.inbox import Inbox
 from service import schemas
 from service.http import bearer, body, caller_player, open_stream, platform
@@ -159,8 +160,6 @@ def ratings(name: str) -> Response:
 @bp.get("/v1/leaderboards/<kind>")
 def leaderboard(kind: str) -> Response:
     """The highest-rated players of a kind."""
-    from games import registry
-
     if registry.get(kind) is None:
         raise CommandError(Code.UNKNOWN_KIND, f"There is no game kind '{kind}'.")
     limit = int_arg("limit", 50, 1, 200)

@@ -24,7 +24,7 @@ from service.app import create_app
 from tests.api.conftest import OPERATOR, bearer, operator
 from tests.conftest import burst_worker
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
-from workers import runtime
+from workers import runtime, wiring
 from workers.projector import Projector
 from workers.scheduling import InlineBots, queue_names
 from workers.wiring import wire
@@ -47,7 +47,7 @@ def platform(local_cluster: LocalCluster, redis_url: str, prefix: str, real_redi
     p = Platform.from_config(config)
     wire(p, bots=False)
     p.handler.scheduler = InlineBots(p)
-    runtime.use(p)
+    wiring.use(p)
     yield p
     p.redis.close()
 

@@ -33,7 +33,7 @@ from projections.inbox import Inbox
 from service.app import create_app
 from tests.api.conftest import bearer
 from tests.webhook_receiver import Receiver, verified
-from workers import runtime
+from workers import runtime, wiring
 from workers.projector import Projector
 from workers.scheduling import InlineBots
 from workers.webhooks import deliver, sweep
@@ -60,7 +60,7 @@ def make_platform(allow: tuple[str, ...] = LOOPBACK, attempts: int = 8) -> Platf
 @pytest.fixture
 def platform() -> Iterator[Platform]:
     p = make_platform()
-    runtime.use(p)  # the jobs a worker runs here act through this platform
+    wiring.use(p)  # the jobs a worker runs here act through this platform
     yield p
     runtime._override.remove(p)
 

@@ -11,7 +11,7 @@ import pytest
 from core.config import Config
 from core.platform import Platform
 from projections.table import Table
-from workers import runtime
+from workers import wiring
 from workers.scheduling import InlineBots
 
 
@@ -20,7 +20,7 @@ def platform() -> Platform:
     config = Config(redis_url="fake", rate_per_address=10**6, rate_per_token=10**6, inline_jobs=True)
     p = Platform(config, fakeredis.FakeRedis())
     p.handler.scheduler = InlineBots(p)
-    runtime.use(p)
+    wiring.use(p)
     return p
 
 

@@ -16,7 +16,7 @@ from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
 from tests.tooling.conftest import humans, play
-from workers import runtime
+from workers import wiring
 from workers.scheduling import InlineBots
 
 KINDS = ("dragoborne", "dragon-fortress", "fortress-royals", "fortress-siege", "stomping-grounds")
@@ -41,7 +41,7 @@ def test_a_game_moves_from_a_single_redis_to_the_cluster_and_back_unchanged(
     game_id = finished.game_id
     lines = list(export_lines(platform, game_id))
 
-    runtime.use(on_cluster)
+    wiring.use(on_cluster)
     imported, report = import_lines(on_cluster, lines)
     assert report.ok and imported == game_id, "a free id is kept"
     assert on_cluster.store.read_raw(game_id) == platform.store.read_raw(game_id)

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from core.platform import Platform
 from service.app import create_app
 from tests.tooling.conftest import humans, play
-from workers import runtime
+from workers import wiring
 from workers.projector import Projector
 from workers.scheduling import InlineBots
 
@@ -22,7 +22,7 @@ OPERATOR = "operator-token-for-tests"
 def operated(platform: Platform, admin_token: str | None) -> tuple[Platform, FlaskClient]:
     p = Platform(replace(platform.config, admin_token=admin_token), platform.redis)
     p.handler.scheduler = InlineBots(p)
-    runtime.use(p)
+    wiring.use(p)
     return p, create_app(p.config, p).test_client()
 
 

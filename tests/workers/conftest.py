@@ -7,7 +7,7 @@ import redis
 
 from core.config import Config
 from core.platform import Platform
-from workers import runtime
+from workers import wiring
 from workers.scheduling import RQScheduler
 
 
@@ -15,5 +15,5 @@ from workers.scheduling import RQScheduler
 def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
     p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
     p.handler.scheduler = RQScheduler(p)
-    runtime.use(p)
+    wiring.use(p)
     return p

@@ -13,14 +13,14 @@ from core.config import Config
 from core.platform import Platform
 from tests.conftest import burst_worker
 from tests.tooling.conftest import humans, play
-from workers import long_jobs, runtime
+from workers import long_jobs, wiring
 from workers.scheduling import queue_names
 
 
 @pytest.fixture
 def platform(real_redis: redis.Redis, redis_url: str, prefix: str) -> Platform:
     p = Platform(Config(redis_url=redis_url, prefix=prefix), real_redis)
-    runtime.use(p)
+    wiring.use(p)
     return p
 
 

@@ -14,7 +14,7 @@ from core.config import Config
 from core.platform import Platform
 from games import registry
 from tests.conftest import burst_worker
-from workers import runtime
+from workers import wiring
 from workers.jobs import bot_turn
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
@@ -86,7 +86,7 @@ def test_twenty_all_bot_games_of_every_kind_end_through_the_worker(
     # stay short (the deadline is the worker's, as in production, only tighter).
     platform = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=0.02), real_redis)
     platform.handler.scheduler = RQScheduler(platform)
-    runtime.use(platform)
+    wiring.use(platform)
     game = registry.get(kind)
     assert game is not None
     started = time.monotonic()
@@ -109,7 +109,7 @@ def test_an_ismcts_bot_stops_searching_at_the_configured_deadline_and_still_play
     import games.ismcts
 
     p = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=0.0), real_redis)
-    runtime.use(p)
+    wiring.use(p)
     iterations: list[int] = []
     real_iterate = games.ismcts._iterate
 
@@ -133,7 +133,7 @@ def test_a_bot_that_the_game_leaves_behind_mid_search_stops_and_appends_nothing(
     import games.ismcts
 
     p = Platform(Config(redis_url=redis_url, prefix=prefix, bot_seconds=60.0), real_redis)
-    runtime.use(p)
+    wiring.use(p)
     table = p.handler.create_game("fortress-royals", [{"bot": "ismcts"}, {"bot": "ismcts"}]).table
     seat = sorted(table.to_act())[0]
     iterations = []
