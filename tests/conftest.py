@@ -120,20 +120,32 @@ def fake_redis() -> fakeredis.FakeRedis:
     return fakeredis.FakeRedis()
 
 
-# The heaviest tests, as `pytest --durations=40` measured them (seconds on a quiet 2-core
-# machine), longest first. They start before everything else: a worker steals only tests
-# still waiting, never one running, so a five-minute test left for the end would hold the
-# run up alone.
+# The heaviest tests, as `pytest --durations=70` measured them (seconds in the README's
+# parallel run on a 2-core machine), longest first. They start before everything else: a
+# worker steals only tests still waiting, never one running, so a long test left for the
+# end would hold the run up alone.
 HEAVIEST = (
-    "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 114
-    # 54, with a round limit
+    # 166, with a round limit
     "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
-    "tests/api/test_generated_client.py::test_the_generated_client_plays_a_game_to_the_end[stomping-grounds]",  # 47
-    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 4 x 25-40
-    "tests/reliability/test_reliability_worker_crash.py::",  # 36
-    "tests/e2e/test_e2e_board_controls.py::",  # 5-36 each
+    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 49-126 each
+    "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 95
+    # 91
+    "tests/reliability/test_reliability_secrets.py::test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game",
+    "tests/e2e/test_e2e_board_controls.py::",  # 14-70 each
+    "tests/games/dragon_fortress/test_dragon_fortress_simulation.py::",  # 30-70 each
+    "tests/reliability/test_reliability_worker_crash.py::",  # 69
+    "tests/reliability/test_reliability_stateful.py::",  # 55
+    "tests/games/fortress_royals/test_fortress_royals_properties.py::",  # 21-52 each
+    "tests/games/dragoborne/test_dragoborne_property.py::",  # 21-47 each
+    "tests/e2e/test_e2e_board_dragoborne.py::",  # 43
+    "tests/tooling/test_clients.py::",  # 15-43 each
+    "tests/reliability/test_reliability_concurrency.py::",  # 42
+    "tests/reliability/test_reliability_bad_input.py::",  # 42
+    "tests/games/stomping_grounds/test_stomping_grounds_simulation.py::",  # 19-41 each
+    "tests/reliability/test_reliability_secrets.py::",  # 20-40 each
+    "tests/reliability/test_reliability_projector_crash.py::",  # 39
+    "tests/api/test_generated_client.py::test_the_generated_client_plays_a_game_to_the_end[stomping-grounds]",  # 25
     "tests/reliability/test_reliability_cluster_failover.py::",  # 33
-    "tests/tooling/test_clients.py::",  # 7-33 each
 )
 
 
