@@ -1,4 +1,7 @@
-"""Dragoborne rules: what each seat may do now, and the events each action causes.
+"""Dragoborne rules of play: the options a game may start with and the deal (``setup``),
+who may act now (``to_act``), what each seat may do (``legal_actions``) and why anything
+else is refused, the move for each action type (``move``), the actions' schemas, and
+when the game is over and who won (``outcome``).
 
 Each action type has its move (``MOVES``, or ``PENDING_MOVES`` while a step waits for a
 choice): its own step, run once the kit's decide template has checked the action is
@@ -16,8 +19,19 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.base import Action, IllegalAction, Move, stepped
-from games.dragoborne.cards import card_of
+from games.base import CARD_ID, JSON, Action, GameEvent, IllegalAction, Move, fields_of, outcome_of, rules_of, stepped
+from games.dragoborne.cards import (
+    BARRIERS_PER_FORT,
+    FORTS,
+    OPENING_HAND,
+    SECOND_PLAYER_EXTRA_CARDS,
+    card_of,
+    cards_of,
+    deck_keys,
+    deck_problems,
+    deck_spec,
+    expand,
+)
 from games.dragoborne.combat import attack, block, block_step, burst, combat_actions, enter_combat, no_block, take
 from games.dragoborne.costs import item_choices
 from games.dragoborne.effects import Builder, apply_effect
@@ -38,6 +52,86 @@ from games.dragoborne.turn import (
     summon,
     switch,
 )
+
+PLAYERS = 2
+SCENARIO_MINIMUM = OPENING_HAND + FORTS * BARRIERS_PER_FORT
+
+
+# ---------------------------------------------------------------- options and the deal
+
+
+def check_options(options: Mapping[str, JSON], players: int) -> list[str]:
+    problems: list[str] = []
+    rules = rules_of(options)
+    pool = cards_of(rules)
+    decks = options["decks"]
+    if len(decks) != PLAYERS:
+        problems.append(f"Option 'decks' must name one deck for each of the {PLAYERS} seats.")
+    else:
+        for seat, deck in enumerate(decks):
+            problems += deck_problems(deck, f"The deck of seat {seat}", rules)
+    order = options["deck"]
+    if order is not None:
+        if len(order) != PLAYERS or not all(isinstance(listed, list) for listed in order):
+            problems.append(f"Option 'deck' must be {PLAYERS} lists of card names, one per seat.")
+        else:
+            minimum = SCENARIO_MINIMUM + (SECOND_PLAYER_EXTRA_CARDS if options.get("second_player_extra_card") else 0)
+            for seat, listed in enumerate(order):
+                unknown = sorted({c for c in listed if not isinstance(c, str) or c not in pool})
+                if unknown:
+                    problems.append(f"The deck order of seat {seat} names unknown cards: {unknown}.")
+                elif any(pool[c].type == "banner" for c in listed):
+                    problems.append(f"The deck order of seat {seat} lists a banner; banners are not in the deck.")
+                if len(listed) < minimum:
+                    problems.append(
+                        f"The deck order of seat {seat} has {len(listed)} cards; the deal needs at least {minimum}."
+                    )
+    return problems
+
+
+def opening_hand(seat: int, first: int, extra_card: bool = False) -> int:
+    """Five cards (rulebook); the variant ``second_player_extra_card`` gives the second player one more."""
+    return OPENING_HAND + (SECOND_PLAYER_EXTRA_CARDS if extra_card and seat != first else 0)
+
+
+def setup(options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+    first = options.get("first_player")
+    if first is None:
+        first = rng.randrange(PLAYERS)
+    order = options.get("deck")
+    rules = rules_of(options)
+    decks, banners, dice, names = [], [], [], []
+    for seat, choice in enumerate(options["decks"]):
+        spec = deck_spec(choice, rules)
+        if order is not None:
+            dealt = expand(seat, list(order[seat]))
+        else:
+            dealt = expand(seat, deck_keys(spec))
+            rng.shuffle(dealt)
+        decks.append(dealt)
+        banners.append(expand(seat, list(spec["banners"])))
+        dice.append(list(spec["dice"]))
+        names.append(choice if isinstance(choice, str) else "custom")
+    started: dict[str, Any] = {
+        "players": players,
+        "first": first,
+        "names": names,
+        "decks": decks,
+        "banners": banners,
+        "dice": dice,
+    }
+    if rules >= 2:
+        started["rules"] = rules  # revision 1's GameStarted never said, and still does not
+    events = [GameEvent("GameStarted", started)]
+    extra = bool(options.get("second_player_extra_card", False))
+    events += [
+        GameEvent("CardsDrawn", {"seat": seat, "cards": decks[seat][: opening_hand(seat, first, extra)]}, seat)
+        for seat in range(players)
+    ]
+    return events
+
+
+# ---------------------------------------------------------------- who acts, and what they may do
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -68,6 +162,21 @@ def to_act(state: State) -> frozenset[int]:
     if state.phase == "mulligan":
         return frozenset(s for s, side in enumerate(state.sides) if not side.mulliganed)
     return frozenset({state.active})
+
+
+def not_your_turn(state: State, seat: int) -> str:
+    return "It is not your turn to act."
+
+
+def is_over(state: State) -> bool:
+    return bool(state.phase == "over")
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state.phase != "over":
+        return None
+    scores = [1 if seat in state.winners else 0 for seat in range(len(state.sides))]
+    return outcome_of(state.winners, scores, state.reason)
 
 
 def _pending_actions(state: State, seat: int) -> list[Action]:
@@ -110,6 +219,9 @@ def why_illegal(state: State, seat: int, action: Any) -> str:
     if kind == "target":
         return "That is not a legal target for this effect."
     return "That action is not one of the choices open to you now."
+
+
+# ---------------------------------------------------------------- the moves
 
 
 def _target(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
@@ -180,3 +292,38 @@ def move(state: State, seat: int, kind: str) -> Move:
     if found is None:
         raise IllegalAction(why_illegal(state, seat, {"type": kind}))
     return found
+
+
+def action_schemas() -> dict[str, dict[str, JSON]]:
+    fort = {"type": "integer", "minimum": 0, "description": "A fort, counted from 0."}
+    die = {"type": "integer", "minimum": 0, "description": "A die of the seat's pool, by its index."}
+    pay = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "The resources rested to pay (from revision 2).",
+    }
+    return {
+        "mulligan": fields_of({"cards": {"type": "array", "items": CARD_ID}}),
+        "summon": fields_of({"card": CARD_ID, "fort": fort}, {"pay": pay}),
+        "cast": fields_of({"card": CARD_ID}, {"pay": pay}),
+        "shield": fields_of({"die": die, "fort": fort}),
+        "cross": fields_of({"die": die, "creature": CARD_ID}),
+        "activate": fields_of(
+            {"creature": CARD_ID, "ability": {"type": "integer", "minimum": 0}}, {"die": die, "pay": pay}
+        ),
+        "move": fields_of({"creature": CARD_ID, "fort": fort}),
+        "switch": fields_of({"creatures": {"type": "array", "items": CARD_ID, "minItems": 2, "maxItems": 2}}),
+        "combat": fields_of(),
+        "end_turn": fields_of(),
+        "attack": fields_of({"creature": CARD_ID, "fort": fort}),
+        "resource": fields_of(),
+        "skip_resource": fields_of(),
+        "discard": fields_of({"card": CARD_ID}),
+        "burst": fields_of(),
+        "take": fields_of(),
+        "block": fields_of({"creature": CARD_ID}),
+        "no_block": fields_of(),
+        "target": fields_of(
+            {"target": {"type": ["integer", "string"], "description": "A fort (by number) or a card (by id)."}}
+        ),
+    }

@@ -1,6 +1,7 @@
-"""What each seat may see of a Dragoborne table: views, redacted events, the cards
-hidden from a seat, a re-deal of those cards (for bots and forks), and the
-material count the greedy bot plays by.
+"""What a seat may see and believe of a Dragoborne table: its view, the events of the feed
+as it may read them (``redact``), the cards hidden from it (``secrets``), a re-deal of
+those cards consistent with what it has seen (``determinize``, for bots and forks), and the
+cards a game dealt or an action played, by name (``card_names``, ``action_cards``).
 
 Hidden: hands (but for cards the opponent has seen, such as a creature returned to
 hand or a searched card), every deck, every barrier (its owner too only sees one
@@ -9,22 +10,13 @@ when it breaks). Public: dice, the field, resources, discard piles.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from games.base import GameEvent, outcome_of, redeal, replace, shuffled_hidden
+from games.base import GameEvent, redeal, replace, shuffled_hidden
 from games.dragoborne.cards import card_of
-from games.dragoborne.costs import payment
-from games.dragoborne.state import Pending, Side, State, remaining_edr, stats
-
-
-def outcome(state: State) -> dict[str, Any] | None:
-    if state.phase != "over":
-        return None
-    scores = [1 if seat in state.winners else 0 for seat in range(len(state.sides))]
-    return outcome_of(state.winners, scores, state.reason)
-
+from games.dragoborne.rules import outcome, to_act
+from games.dragoborne.state import Pending, State, stats
 
 # ---------------------------------------------------------------- secrets
 
@@ -151,14 +143,14 @@ def _side_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
     }
 
 
-def view(state: State, seat: int | None, acting: frozenset[int]) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     return {
         "you": seat,
         "phase": state.phase,
         "turn": state.turn,
         "active": state.active,
         "first": state.first,
-        "to_act": sorted(acting),
+        "to_act": sorted(to_act(state)),
         "decks": list(state.decks),
         "attack": None if state.attack is None else {"creature": state.attack[0], "fort": state.attack[1]},
         "pending": [_pending_view(item, seat, state.rules) for item in state.pending],
@@ -199,46 +191,3 @@ def redact(event: GameEvent, seat: int | None) -> GameEvent:
     else:
         return event
     return GameEvent(kind, data, event.seat)
-
-
-# ---------------------------------------------------------------- the greedy bot's yardstick
-
-
-def _material(state: State, seat: int) -> float:
-    side: Side = state.sides[seat]
-    standing = side.standing_forts()
-    power = 0.0
-    for creature in side.field:
-        atk = stats(side, creature, state.rules)[0]
-        edr = max(remaining_edr(side, creature, state.rules), 0)
-        power += 1.0 + atk + edr * 0.8 + (0.0 if creature.rested else 0.3)
-    # A die not yet assigned is worth a Dragoshield: its owner can still make it one. Counting
-    # it as nothing made ending a turn look better than using the dice.
-    shields = sum(1.0 + 0.4 * (d.value - d.damage) for d in side.dice if d.use in ("shield", "free"))
-    return (
-        6.0 * len(standing)
-        + 2.2 * sum(len(pile) for pile in side.forts)
-        + power
-        + shields
-        + 1.0 * (len(side.hand) + len(side.lifted))  # a broken barrier is its owner's card (hand or Fort Burst)
-        + 0.8 * len(side.resources)
-        + 0.05 * _payable(state, side)
-    )
-
-
-def _payable(state: State, side: Side) -> int:
-    """Cards in hand the standing resources could still pay for: a tie-break between ways of
-    paying a cost (revision 2), so that the bot keeps the colours its hand needs standing."""
-    cards = [card_of(c, state.rules) for c in side.hand]
-    return sum(1 for card in cards if card.type != "banner" and payment(side, card.colour, card.cost) is not None)
-
-
-def evaluate(state: State, seat: int) -> float:
-    if state.phase == "over":
-        if seat in state.winners:
-            return 1.0 / len(state.winners)
-        return 0.0
-    lead = _material(state, seat) - _material(state, 1 - seat)
-    if state.attack is not None and state.pending and state.pending[0].kind == "block":
-        lead += 1.5 if state.active == seat else -1.5
-    return 0.5 + 0.5 * math.tanh(lead / 25.0)
