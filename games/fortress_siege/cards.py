@@ -1,9 +1,8 @@
-"""Card facts for Fortress, read once from ``cards.json`` beside this module.
-
-Card ids are the standard code (``games.cards``) plus ``.<deck>``: ``QH.0``,
-``10S.1``, ``JK2.0``. In the standard game deck ``i`` belongs to seat ``i``; in
-Winds of Fate the decks are shuffled together and the suffix only tells the
-copies apart.
+"""Card facts for Fortress, read once from ``cards.json`` beside this module: the limits,
+the ranks and what each does, the shields, and every physical card's ``CardFacts``. Card
+ids are the standard code (``games.cards``) plus ``.<deck>``: ``QH.0``, ``10S.1``,
+``JK2.0``. In the standard game deck ``i`` belongs to seat ``i``; in Winds of Fate the
+decks are shuffled together and the suffix only tells the copies apart.
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ from typing import Any
 
 from games.base import Action, GameEvent, IllegalAction, Move
 from games.fortress_siege.cards import CHARACTER, FACTS, FORTRESS, NUMBER, SHIELD_SIZES
-from games.fortress_siege.state import EVOLVE, Attack, Character, State
+from games.fortress_siege.evolve import EVOLVE
+from games.fortress_siege.state import Attack, Character, State
 from games.fortress_siege.turn import defeat, event, need_fields, need_own_character, need_seat_in_game
 
 

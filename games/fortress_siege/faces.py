@@ -1,9 +1,8 @@
-"""The face of every card for the web client (``GameBase.card_faces``): what each card
-of the standard deck does in Fortress, built from the card facts of ``cards.py``
-(``cards.json``), never from numbers written here.
-
-Faces are keyed by the card's standard code without its deck number (``"QH"``,
-``"10S"``, ``"JK1"``): the client's ``faceKey`` drops the ``.<deck>`` of an id.
+"""The face of every card for the web client (``card_faces``): what each card of the
+standard deck does in Fortress, built from the card facts of ``cards.py`` (``cards.json``),
+never from numbers written here. Faces are keyed by the card's standard code without its
+deck number (``"QH"``, ``"10S"``, ``"JK1"``): the client's ``faceKey`` drops the ``.<deck>``
+of an id.
 """
 
 from __future__ import annotations

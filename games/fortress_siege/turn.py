@@ -20,7 +20,8 @@ from games.fortress_siege.cards import (
     HAND_LIMIT,
     NUMBER,
 )
-from games.fortress_siege.state import EVOLVE, Character, Player, State, owner_of_character
+from games.fortress_siege.evolve import EVOLVE
+from games.fortress_siege.state import Character, Player, State, owner_of_character
 
 
 def event(kind: str, seat: int, **data: Any) -> GameEvent:

@@ -399,7 +399,7 @@ def test_a_fixed_deal_is_flagged_but_its_card_order_stays_hidden_until_the_end(c
     """Given a fortress-siege game created with explicit Fortress orders (a tutorial deal),
     when anyone reads it before the end, then the summary says the deal is not fair but no
     response names the orders: "Fortress order is secret" holds for fixed deals too."""
-    from games.fortress_siege.game import deck_ids
+    from games.fortress_siege.cards import deck_ids
     from projections.table import HIDDEN_OPTION
 
     decks = [list(deck_ids(seat)) for seat in range(2)]

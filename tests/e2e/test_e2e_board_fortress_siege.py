@@ -178,7 +178,7 @@ def test_the_client_has_a_sentence_for_every_event_and_a_label_for_every_action(
     """Every event type the kind's evolve knows is a case of the module's describe, and
     every action type its schemas list is a case of its label (no generic summing up)."""
     from games.fortress_siege import GAME
-    from games.fortress_siege.state import EVOLVE
+    from games.fortress_siege.evolve import EVOLVE
 
     module = (ROOT / "service" / "client" / "kinds" / "fortress_siege.js").read_text()
     sentences = module[module.index("function sentence(") :]

@@ -16,7 +16,7 @@ from games.cards import standard_deck
 from games.fortress_siege import GAME
 from games.fortress_siege.cards import FACTS, MAX_PLAYERS, MIN_PLAYERS
 from games.fortress_siege.faces import face_key
-from games.fortress_siege.game import all_cards
+from games.fortress_siege.rules import all_cards
 from games.play import random_game
 
 DATA = json.loads(resources.files("games.fortress_siege").joinpath("cards.json").read_text(encoding="utf-8"))
