@@ -300,7 +300,7 @@ ROYALS_HAND = ("seat", "count", "cards", "revealed")
 
 
 def _royals_strength(card: Any) -> str:
-    from games.fortress_royals.deck import STRENGTH
+    from games.fortress_royals.cards import STRENGTH
 
     name = standard(card)
     code = card.split(".", 1)[0] if isinstance(card, str) else None

@@ -7,12 +7,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.base import Action, GameEvent, IllegalAction
+from games.base import Action, GameEvent, IllegalAction, evolve_by_type
 from games.fortress_royals import combat, tally
-from games.fortress_royals.deck import ACE, ROYAL
+from games.fortress_royals.cards import ACE, ROYAL
+from games.fortress_royals.evolve import EVOLVE
 from games.fortress_royals.fields import end_field, need_fields
 from games.fortress_royals.fortify import PLACES
-from games.fortress_royals.state import ATTACK, State, evolve
+from games.fortress_royals.state import ATTACK, State
 
 
 def may_call_done(hand: Sequence[str]) -> bool:
@@ -78,7 +79,7 @@ def attack(state: State, seat: int, action: Action, rng: random.Random) -> list[
     attacker_left = len(hand) - len(cards)
     if not attacker_left or len(state.hands[target]) == len(clash.broken):
         emptied = target if attacker_left else seat
-        events += end_round(evolve(state, events[0]), f"seat {emptied} ran out of cards")
+        events += end_round(evolve_by_type(EVOLVE, state, events[0]), f"seat {emptied} ran out of cards")
     return events
 
 
@@ -103,7 +104,7 @@ def pass_turn(state: State, seat: int, action: Action, rng: random.Random) -> li
     need_fields(action)
     events = [GameEvent("TurnPassed", {"seat": seat}, seat)]
     if state.passes + 1 >= state.players:
-        events += end_round(evolve(state, events[0]), "every player passed")
+        events += end_round(evolve_by_type(EVOLVE, state, events[0]), "every player passed")
     return events
 
 
@@ -113,7 +114,7 @@ def done(state: State, seat: int, action: Action, rng: random.Random) -> list[Ga
     if not may_call_done(state.hands[seat]):
         raise IllegalAction('You may call "done" only with at most one card other than royals in hand.')
     called = GameEvent("DoneCalled", {"seat": seat}, seat)
-    return [called, *end_round(evolve(state, called), f'seat {seat} called "done"')]
+    return [called, *end_round(evolve_by_type(EVOLVE, state, called), f'seat {seat} called "done"')]
 
 
 def end_round(state: State, reason: str) -> list[GameEvent]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.fortress_royals.deck import RANK, ROYAL, STRENGTH
+from games.fortress_royals.cards import RANK, ROYAL, STRENGTH
 
 LEFT = "left"
 RIGHT = "right"

@@ -1,15 +1,14 @@
-"""The face of every card for the web client (``GameBase.card_faces``): what a card's
-rank means in this game, read from the card data of ``deck.py`` (``cards.json``).
-
-Cards are keyed by their id (``"QH"``, ``"10S"``), as views and actions name them.
-A number card's face gives its strength; a royal's its strength (0) and the points
-it scores kept in hand or captured by an attack.
+"""The face of every card for the web client (``card_faces``, as ``GameBase.card_faces``
+describes it): what a card's rank means in this game, read from the card data of
+``cards.py`` (``cards.json``). Cards are keyed by their id (``"QH"``, ``"10S"``), as views
+and actions name them. A number card's face gives its strength; a royal's its strength
+(0) and the points it scores kept in hand or captured by an attack.
 """
 
 from __future__ import annotations
 
 from games.base import JSON
-from games.fortress_royals.deck import (
+from games.fortress_royals.cards import (
     ACE,
     CAPTURED_POINTS,
     DECK,

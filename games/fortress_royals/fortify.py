@@ -8,7 +8,7 @@ import random
 
 from games.base import Action, GameEvent, IllegalAction
 from games.fortress_royals import combat
-from games.fortress_royals.deck import FORTIFIED
+from games.fortress_royals.cards import FORTIFIED
 from games.fortress_royals.fields import end_field, need_fields
 from games.fortress_royals.state import FORTIFY, REARRANGE, State
 

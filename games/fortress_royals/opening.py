@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from games.base import Action, GameEvent, IllegalAction, seats_from
-from games.fortress_royals.deck import DEALT, DECK
+from games.fortress_royals.cards import DEALT, DECK
 from games.fortress_royals.fields import need_fields, seat_field
 from games.fortress_royals.state import ARRANGE, CHOOSE_FIRST, State
 

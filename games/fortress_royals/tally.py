@@ -5,7 +5,7 @@ Rulebook, "Tallying a round" and "After a round and end goal".
 
 from __future__ import annotations
 
-from games.fortress_royals.deck import CAPTURED_POINTS, PROTECTED_POINTS, TAKEN_IN_DEFENCE_POINTS
+from games.fortress_royals.cards import CAPTURED_POINTS, PROTECTED_POINTS, TAKEN_IN_DEFENCE_POINTS
 from games.fortress_royals.state import State
 
 

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from games.base import GameEvent
 from games.fortress_royals import GAME
-from games.fortress_royals.deck import ACE, DEALT, DECK, FORTIFIED, RANK, ROYAL
+from games.fortress_royals.cards import ACE, DEALT, DECK, FORTIFIED, RANK, ROYAL
 from games.fortress_royals.state import ATTACK, CHOOSE_FIRST, State
 from games.play import Playthrough, new_game, step
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games.fortress_royals import GAME
-from games.fortress_royals.deck import DECK
+from games.fortress_royals.cards import DECK
 from games.fortress_royals.state import ATTACK, FORTIFY
 from games.play import random_game
 from tests.games.fortress_royals.tables import act, complete, fortified, now

@@ -18,7 +18,7 @@ import pytest
 
 from games.base import GameEvent, InvalidOptions
 from games.fortress_royals import GAME
-from games.fortress_royals.deck import DECK
+from games.fortress_royals.cards import DECK
 from games.fortress_royals.state import State
 from games.play import new_game, step
 from tests.games.fortress_royals.tables import act, complete, fortified, full_deck, now

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from games.base import Action, GameEvent, IllegalAction
 from games.fortress_royals import GAME
+from games.fortress_royals.cards import DECK
 from games.fortress_royals.combat import SIDES
-from games.fortress_royals.deck import DECK
 from games.fortress_royals.state import OVER, State
 from games.play import Playthrough, new_game, step
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.base import IllegalAction
 from games.fortress_royals import GAME
-from games.fortress_royals.deck import DECK
+from games.fortress_royals.cards import DECK
 from games.play import Playthrough
 from tests.games.fortress_royals.tables import (
     act,

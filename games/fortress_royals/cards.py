@@ -1,8 +1,8 @@
-"""The card data of Fortress (royals in hand), read once from ``cards.json``.
-
-Everything the rules need to know about a card is looked up here by its id
-(``"QH"``, ``"10S"``): its rank, its strength in an attack, its value in the
-first-player draw, whether it is a royal or an Ace, and what it scores.
+"""The card data of Fortress (royals in hand), read once from ``cards.json``, where each
+entry gives the rulebook line it comes from (or says it is ours): everything the rules
+need to know about a card is looked up here by its id (``"QH"``, ``"10S"``): its rank,
+its strength in an attack, its value in the first-player draw, whether it is a royal or
+an Ace, and what it scores; with the deck, the hand sizes and the target scores.
 """
 
 from __future__ import annotations
