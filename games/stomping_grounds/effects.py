@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 
-from games.base import EventBuilder, seats_from
+from games.base import EventBuilder, evolve_by_type, seats_from
 
 from .board import challenge_live
 from .cards import Effect, card
-from .evolve import evolve
+from .evolve import EVOLVE
 from .state import Pos, State
 
 
@@ -19,7 +20,7 @@ class Builder(EventBuilder):
     """The events of one decision, each folded as it is emitted."""
 
     def __init__(self, state: State) -> None:
-        super().__init__(state, evolve)
+        super().__init__(state, partial(evolve_by_type, EVOLVE))
 
 
 def at(pos: Pos) -> list[int]:

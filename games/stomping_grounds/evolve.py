@@ -1,11 +1,15 @@
-"""``evolve``: one case per event type; no checks, no randomness, only bookkeeping."""
+"""How each event changes a game of Stomping Grounds: the table ``EVOLVE``, one case per
+event type, and those cases with the small helpers they share. A case folds one event into
+the state (``state``) and nothing more: it checks no rule and draws no randomness, since the
+rules (``rules`` and the modules of its phases) have already written every outcome into the
+events."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from games.base import Evolver, GameEvent, evolve_by_type, next_seat, replace
+from games.base import Evolver, GameEvent, next_seat, replace
 
 from .state import Item, Owed, Player, Pos, Realm, State
 
@@ -382,7 +386,7 @@ def _game_ended(state: State, event: GameEvent) -> State:
     return replace(state, winners=tuple(data["winners"]), reason=data["reason"], phase="over", owed=(), priority=None)
 
 
-EVOLVERS: dict[str, Evolver] = {
+EVOLVE: dict[str, Evolver] = {
     "GameStarted": _game_started,
     "LuckDrawn": _luck_drawn,
     "FirstPlayerChosen": _first_player_chosen,
@@ -425,7 +429,3 @@ EVOLVERS: dict[str, Evolver] = {
     "JunkReturned": _junk_returned,
     "GameEnded": _game_ended,
 }
-
-
-def evolve(state: State | None, event: GameEvent) -> State:
-    return cast(State, evolve_by_type(EVOLVERS, state, event))

@@ -18,7 +18,7 @@ from games.base import GameEvent
 from games.play import random_game
 from games.stomping_grounds import GAME
 from games.stomping_grounds.cards import CARDS_BY_RULES, DECK_KEYS, DECKS, deck_ids
-from games.stomping_grounds.evolve import EVOLVERS
+from games.stomping_grounds.evolve import EVOLVE
 from games.stomping_grounds.faces import card_text
 
 FACES = GAME.card_faces()
@@ -182,7 +182,7 @@ def test_the_client_module_has_words_for_every_event_and_action() -> None:
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     described = {kind for kind, _ in got["sentences"]}
-    assert described == seen == set(EVOLVERS), sorted(set(EVOLVERS) - seen)
+    assert described == seen == set(EVOLVE), sorted(set(EVOLVE) - seen)
     for kind, text in got["sentences"]:
         assert text is None or (isinstance(text, str) and re.match(r"^[A-Z].*[.]$", text)), (kind, text)
         assert text is None or not re.search(r"undefined|NaN|null|\[object", text), (kind, text)
@@ -202,5 +202,5 @@ def test_the_client_module_has_words_for_every_event_and_action() -> None:
 def test_every_event_type_and_action_type_has_a_case_in_the_client_module() -> None:
     source = CLIENT.read_text()
     cases = set(re.findall(r'case "(\w+)"', source))
-    assert set(EVOLVERS) <= cases, sorted(set(EVOLVERS) - cases)
+    assert set(EVOLVE) <= cases, sorted(set(EVOLVE) - cases)
     assert set(GAME.action_schemas()) <= cases, sorted(set(GAME.action_schemas()) - cases)
