@@ -1,9 +1,8 @@
 """Steps 2 and 3 of a turn of Dragon Fortress: draw (the Dragon Call card brings the next
 dragon), purchase or advance, then place a card at the Front Line, where a new tower
 shoots the dragon at once; then the turn passes, or the game ends with the last card
-from hand.
-
-Each move returns its ``Run``, whose table the kit's decide template keeps.
+from hand. Each move returns its ``Run`` (``march``), whose table the kit's decide template
+keeps.
 """
 
 from __future__ import annotations
@@ -12,9 +11,9 @@ import random
 
 from games.base import Action, Move, next_seat
 from games.dragon_fortress.cards import CALL_CARD, TOWER_IDS, TYPE_OF, UPGRADE_INDEX
-from games.dragon_fortress.march import check_damage, flee
+from games.dragon_fortress.march import Run, check_damage, flee
 from games.dragon_fortress.reading import dragons_in_lines, entry_index, gold_paid
-from games.dragon_fortress.state import Run, State, dragon_at
+from games.dragon_fortress.state import State, dragon_at
 
 
 def _draw(table: State, seat: int, action: Action, rng: random.Random) -> Run:

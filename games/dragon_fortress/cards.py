@@ -1,8 +1,8 @@
-"""The card manifest of Dragon Fortress, read once from ``cards.json``.
-
-Nothing about a card lives in code: the engine asks this module what a card id
-is (its type) and the type says what it does. A different printed set can
-replace ``cards.json`` without touching the rules.
+"""The card manifest of Dragon Fortress, read once from ``cards.json``: every card type
+(``CardType``), the copies of each in play at a player count, the rules' numbers (hand size,
+bonuses) and each rules revision's victory points. Nothing about a card lives in code: the
+engine asks this module what a card id is (its type) and the type says what it does. A
+different printed set can replace ``cards.json`` without touching the rules.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The card faces of Dragon Fortress for the web client: every card type with the numbers a
 player judges it by and what it does, all read from the card data (``cards.json`` through
-``cards``), nothing copied by hand.
-
-A face is keyed by the card type's key (``crop-field``), which is a card id without its
-copy number (``crop-field-03``) and also the key of a pile in the view (``barn``).
+``cards``), nothing copied by hand. A face is keyed by the card type's key (``crop-field``),
+which is a card id without its copy number (``crop-field-03``) and also the key of a pile in
+the view (``barn``).
 """
 
 from __future__ import annotations

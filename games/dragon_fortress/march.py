@@ -1,19 +1,32 @@
 """Step 1 of a turn of Dragon Fortress: the Estate Move (made or forgone), then the dragon
 in the line marches toward the flag, razing what it passes, fleeing or being defeated; a
-dragon that passes its owner's Dragon Tower stops for the sacrifice decision. Also the
-dragon rules the later steps reuse: a tower's shots defeating it, and its flight.
-
-Each move returns its ``Run``, whose table the kit's decide template keeps.
+dragon that passes its owner's Dragon Tower stops for the sacrifice decision. Also what the
+later steps reuse: ``Run``, which folds the events of one decision as they are made, a
+tower's shots defeating a dragon, and its flight. Each move returns its ``Run``, whose table
+the kit's decide template keeps.
 """
 
 from __future__ import annotations
 
 import random
+from functools import partial
 
-from games.base import Action, Move, next_seat
+from games.base import Action, EventBuilder, Move, evolve_by_type, next_seat
 from games.dragon_fortress.cards import DRAGON_IDS, SACRIFICE_IDS, TYPE_OF
+from games.dragon_fortress.evolve import EVOLVE
 from games.dragon_fortress.reading import acquire_actions, damage, dragons_in_lines, razes
-from games.dragon_fortress.state import STEP_ACQUIRE, Run, State, dragon_at
+from games.dragon_fortress.state import STEP_ACQUIRE, STEP_OVER, State, dragon_at
+
+
+class Run(EventBuilder):
+    """The events of one decision, each folded at once so the next sees its effect."""
+
+    def __init__(self, table: State) -> None:
+        super().__init__(table, partial(evolve_by_type, EVOLVE))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.step == STEP_OVER)
 
 
 def _move_card(table: State, seat: int, action: Action, rng: random.Random) -> Run:

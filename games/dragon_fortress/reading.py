@@ -1,10 +1,9 @@
 """Reading the table of Dragon Fortress: what an Estate Line is worth, where a card enters
-it, which cards may take the Estate Move, and what the acquire step offers a seat.
-
-These helpers only read a ``State``; they emit nothing. The moves of each step of the
-turn (``march``, ``acquire``), the legal actions and refusals (``rules``) and the views
-and scores (``game``) all read the table through them, so none of those modules needs
-another's code to know what the table says.
+it, which cards may take the Estate Move, and what the acquire step offers a seat. These
+helpers only read a ``State``; they emit nothing. The moves of each step of the turn
+(``march``, ``acquire``), the legal actions, refusals and scores (``rules``), the views
+(``view``) and the bots' evaluation (``bot``) all read the table through them, so none of
+those modules needs another's code to know what the table says.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import pytest
 from games.base import GameEvent
 from games.dragon_fortress import GAME
 from games.dragon_fortress.cards import ESTATE_BONUS, ESTATE_BONUS_SHARED, FORTRESS_BONUS, TYPE_OF, points_of
-from games.dragon_fortress.game import final_scores
+from games.dragon_fortress.rules import final_scores
 from games.dragon_fortress.state import STEP_OVER
 from tests.games.dragon_fortress.tables import given, kinds, table_event, when
 

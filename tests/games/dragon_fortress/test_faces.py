@@ -17,7 +17,7 @@ import pytest
 from games.base import GameEvent
 from games.dragon_fortress import GAME
 from games.dragon_fortress.cards import PHASES, RAW, TYPE_OF, TYPES, points_of
-from games.dragon_fortress.state import EVOLVERS
+from games.dragon_fortress.evolve import EVOLVE
 from games.play import random_game
 
 FACES = GAME.card_faces()
@@ -234,7 +234,7 @@ def test_the_client_module_has_words_for_every_event_and_action() -> None:
     )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
-    assert {kind for kind, *_ in got["sentences"]} == seen == set(EVOLVERS), sorted(set(EVOLVERS) - seen)
+    assert {kind for kind, *_ in got["sentences"]} == seen == set(EVOLVE), sorted(set(EVOLVE) - seen)
     for kind, viewer, actor, text in got["sentences"]:
         if text is None:
             assert kind == "TurnPassed"
@@ -266,5 +266,5 @@ def test_the_client_module_has_words_for_every_event_and_action() -> None:
 def test_every_event_type_and_action_type_has_a_case_in_the_client_module() -> None:
     source = CLIENT.read_text()
     cases = set(re.findall(r'case "(\w+)"', source))
-    assert set(EVOLVERS) <= cases, sorted(set(EVOLVERS) - cases)
+    assert set(EVOLVE) <= cases, sorted(set(EVOLVE) - cases)
     assert set(GAME.action_schemas()) <= cases, sorted(set(GAME.action_schemas()) - cases)
