@@ -15,6 +15,7 @@ the log too. So a stream sends every version once, in order, whatever the timing
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ PAGE = 1000
 # the rest dropped, and reads them back from the log when it next sends.
 BACKLOG = 64
 RETRY_SECONDS = 1.0
+LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -104,7 +106,12 @@ class GameReader:
                 envelopes, said = p.store.wait_for_either(
                     self.game_id, self.version, chats.PART, self.heard, self.hub.wait_seconds, limit=PAGE
                 )
-            except RedisError:
+            except Exception as error:  # the one reader of its listeners must not die
+                # A store away (RedisError), or a connection closed under the read (a
+                # ValueError from the client's buffer, seen when a cluster node goes):
+                # listeners hear the store is away and the read is tried again.
+                if not isinstance(error, RedisError):
+                    LOG.warning("stream reader of %s: %r; reading again", self.game_id, error)
                 self.hub.publish(self, Batch([], self.table, [], failed=True))
                 threading.Event().wait(RETRY_SECONDS)
                 continue

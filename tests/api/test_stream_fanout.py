@@ -234,3 +234,31 @@ def test_every_version_is_sent_when_it_is_read_even_where_this_process_already_k
     assert not listening.thread.is_alive(), "the stream waited for a heartbeat to send what was appended"
     final = client.get(f"/v1/games/{game['id']}").get_json()["version"]
     assert listening.ids() == list(range(1, final + 1))
+
+
+def test_a_reader_whose_read_fails_in_any_way_reads_again_and_its_listeners_get_everything(
+    app: Flask, client: FlaskClient, platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: a store whose next two blocking reads fail, once as Redis and once as a
+    # connection closed under the client's buffer (as when a cluster node goes away)
+    game = new_tiny(client)
+    real = platform.store.wait_for_either
+    failures = [ValueError("I/O operation on closed file."), fanout.RedisError("Connection closed by server.")]
+
+    def flaky(*args: Any, **kwargs: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fanout, "RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(platform.store, "wait_for_either", flaky)
+    # when: a listener follows the game while it is played to the end
+    listening = Listening(client, game, None)
+    wait_until(lambda: listeners_of(app, game["id"]) == 1)
+    play_to_the_end(client, game)
+    listening.thread.join(timeout=20)
+    # then: the reader lived through both, and the stream held every version once, in order
+    final = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    assert not failures and not listening.thread.is_alive()
+    assert listening.ids() == list(range(1, final + 1))
+    assert ": store unavailable, retrying" in listening.text
