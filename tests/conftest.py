@@ -125,7 +125,7 @@ def fake_redis() -> fakeredis.FakeRedis:
 # worker steals only tests still waiting, never one running, so a long test left for the
 # end would hold the run up alone.
 HEAVIEST = (
-    # 166, with a round limit
+    # 166 in the parallel run with 15 rounds; 63 alone with 10 (82 with 15)
     "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
     "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 49-126 each
     "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 95

@@ -73,8 +73,10 @@ def test_a_turn_timer_plays_for_a_seat_that_does_not_act(platform: Platform) -> 
 
 KINDS = [k for k in registry.keys() if k != "tiny"]
 # Random dragons may wander for hundreds of rounds (games/stomping_grounds/RULINGS.md):
-# these games end by the kind's own round limit (its rule, as the contract test's games do).
-OPTIONS = {"stomping-grounds": {"turn_limit": 15}}
+# these games end by the kind's own round limit (its rule, as the contract test's games do);
+# fortress-royals games play one round of the match (its `rounds` option). Each still ends
+# by its rules, played through the worker move by move.
+OPTIONS = {"stomping-grounds": {"turn_limit": 10}, "fortress-royals": {"rounds": 1}}
 
 
 @pytest.mark.slow
