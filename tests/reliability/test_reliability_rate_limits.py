@@ -38,6 +38,10 @@ LIMIT = 20  # requests per second per token
 BURST = 10 * LIMIT
 SENDERS = 2  # keep-alive connections of the noisy client (many-connection floods: the in-process tests below)
 SAMPLES = 400  # the p99 is then the fifth slowest: one stray pause does not decide it
+# Each round takes its samples in this many alternating parts, unloaded then loaded, so
+# that the machine's own slow spells (a shared VM's: an unloaded p99 of 91 ms once, 6 ms
+# the round before) fall on both sides of the comparison alike rather than on one.
+PARTS = 4
 QUIET_GAMES = 3  # the quiet client takes turns over these games' seats (six tokens)...
 PACE = 1 / 36  # ...at 36 requests a second in all, 6 a token, well under the limit
 ROUNDS = 3  # and every round must meet the bound
@@ -48,13 +52,13 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def quiet_latencies(seats: list[tuple[str, str]]) -> tuple[list[float], list[int]]:
-    """SAMPLES reads of the games' boards, each seat's token in turn, one at a time."""
+def quiet_latencies(seats: list[tuple[str, str]], samples: int = SAMPLES) -> tuple[list[float], list[int]]:
+    """``samples`` reads of the games' boards, each seat's token in turn, one at a time."""
     session = requests.Session()
     for url, token in seats:
         session.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
     latencies, statuses = [], []
-    for number in range(SAMPLES):
+    for number in range(samples):
         url, token = seats[number % len(seats)]
         started = time.perf_counter()
         response = session.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
@@ -136,29 +140,41 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
         url = f"{api.base}/v1/games/{games[0]['id']}"
         noisy = games[0]["seats"][0]["token"]
         quiet = [(f"{api.base}/v1/games/{game['id']}", seat["token"]) for game in games[1:] for seat in game["seats"]]
-        rounds = []
+        rounds: list[dict[str, Any]] = []
         # A first round warms the server (gunicorn's threads, the 429 path, the games' tables)
         # and is not counted: in CI its loaded p99 once paid for that alone (148.8 ms against
         # 6.6 unloaded), while the next two rounds met the bound.
         for number in range(ROUNDS + 1):
-            time.sleep(1.1)  # a fresh rate window
-            unloaded, _ = quiet_latencies(quiet)
-            # The noisy client is a process of its own: threads here would share the
-            # quiet client's interpreter lock and slow the measurement, not the server.
-            context = multiprocessing.get_context("spawn")
-            orders, results = context.Queue(), context.Queue()
-            noisy_process = context.Process(target=burst, args=(url, noisy, orders, results), daemon=True)
-            noisy_process.start()
-            try:
-                assert results.get(timeout=60) == "started"
-                loaded, quiet_statuses = quiet_latencies(quiet)
-                orders.put("stop")
-                answers, seconds = results.get(timeout=60)
-                noisy_process.join(timeout=30)
-            finally:
-                if noisy_process.is_alive():
-                    noisy_process.kill()
-                    noisy_process.join(timeout=10)
+            unloaded: list[float] = []
+            loaded: list[float] = []
+            quiet_statuses: list[int] = []
+            answers: list[tuple[int, str | None]] = []
+            seconds = 0.0
+            for _ in range(PARTS):
+                time.sleep(1.1)  # a fresh rate window
+                unloaded += quiet_latencies(quiet, SAMPLES // PARTS)[0]
+                # The noisy client is a process of its own: threads here would share the
+                # quiet client's interpreter lock and slow the measurement, not the server.
+                context = multiprocessing.get_context("spawn")
+                orders, results = context.Queue(), context.Queue()
+                noisy_process = context.Process(target=burst, args=(url, noisy, orders, results), daemon=True)
+                noisy_process.start()
+                try:
+                    assert results.get(timeout=60) == "started"
+                    part, statuses = quiet_latencies(quiet, SAMPLES // PARTS)
+                    orders.put("stop")
+                    sent, took = results.get(timeout=60)
+                    noisy_process.join(timeout=30)
+                finally:
+                    if noisy_process.is_alive():
+                        noisy_process.kill()
+                        noisy_process.join(timeout=10)
+                loaded += part
+                quiet_statuses += statuses
+                accepted_now = [a for a in sent if a[0] == 200]
+                assert len(accepted_now) <= LIMIT * (took + 2), "the noisy token got through more than its limit"
+                answers += sent
+                seconds += took
             refused = [a for a in answers if a[0] == 429]
             accepted = [a for a in answers if a[0] == 200]
             rounds.append(
@@ -178,7 +194,6 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
                 "429 without Retry-After"
             )
             assert {a[0] for a in answers} <= {200, 429}
-            assert len(accepted) <= LIMIT * (seconds + 2), "the noisy token got through more than its limit"
             assert len(refused) >= len(answers) // 2
             assert len(answers) >= 0.8 * BURST * seconds, "the noisy client did not reach 10x the limit"
             assert set(quiet_statuses) == {200}, "a quiet token was throttled"
