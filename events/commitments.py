@@ -107,10 +107,20 @@ def open_problem(sealed: Any, full: Any, seed: str | None, version: int, path: P
     return None
 
 
-def value_at(data: Any, path: Sequence[str | int]) -> Any:
+def located(data: Any, path: Sequence[str | int]) -> tuple[bool, Any]:
+    """The value at ``path`` inside ``data`` (object keys as text, list indexes as whole
+    numbers), and whether there is one."""
     for part in path:
+        if not _holds(data, part):
+            return False, None
         data = data[part]
-    return data
+    return True, data
+
+
+def _holds(data: Any, part: str | int) -> bool:
+    if isinstance(data, Mapping):
+        return isinstance(part, str) and part in data
+    return isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
 
 
 def _spell(path: Path) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from events.commitments import commitment_paths, salt, seal
+from events.commitments import commitment_paths, located, salt, seal
 from events.envelope import Envelope, canonical_json
 from games.base import Game, GameEvent
 from projections.table import PLATFORM_EVENTS, Table, public_options
@@ -61,24 +61,10 @@ def openings(sealed: Any, full: Any, shown: Any, seed: str, version: int) -> lis
     shown as anything else (a count, a part of a list) gets none."""
     out = []
     for path in commitment_paths(sealed):
-        found, value = _at(shown, path)
-        if found and canonical_json(value) == canonical_json(_at(full, path)[1]):
+        found, value = located(shown, path)
+        if found and canonical_json(value) == canonical_json(located(full, path)[1]):
             out.append({"path": list(path), "salt": salt(seed, version, path).hex()})
     return out
-
-
-def _at(value: Any, path: tuple[str | int, ...]) -> tuple[bool, Any]:
-    for part in path:
-        if not _holds(value, part):
-            return False, None
-        value = value[part]
-    return True, value
-
-
-def _holds(value: Any, part: str | int) -> bool:
-    if isinstance(value, Mapping):
-        return isinstance(part, str) and part in value
-    return isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
 
 
 def event_for(table: Table, envelope: Envelope, seat: int | None, seed: str | None = None) -> dict[str, Any]:
