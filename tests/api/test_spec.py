@@ -42,6 +42,50 @@ def test_the_served_spec_is_the_file(app: Flask) -> None:
     assert docs.status_code == 200 and "/v1/games/{game_id}/actions" in docs.get_data(as_text=True)
 
 
+def _admits(schema: dict, value: str) -> bool:
+    if "enum" in schema:
+        return value in schema["enum"]
+    if "pattern" in schema and re.search(schema["pattern"], value) is None:
+        return False
+    return schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value))
+
+
+def test_no_path_parameter_admits_a_sibling_route_s_fixed_segment() -> None:
+    """A request for /v1/players/me is served by the caller's own profile, never by the
+    public profile of a player named "me": every templated segment's schema rejects the
+    fixed segment a sibling route has in its place, so no conforming request is routed
+    to an operation it does not describe (a fuzzer found 401 on getProfile that way)."""
+    spec = yaml.safe_load(SPEC.read_text())
+    found = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if method.upper() not in METHODS:
+                continue
+            params = {p["name"]: p for p in op.get("parameters", []) if "$ref" not in p and p["in"] == "path"}
+            refs = [p["$ref"].rsplit("/", 1)[1] for p in op.get("parameters", []) if "$ref" in p]
+            for ref in refs:
+                param = spec["components"]["parameters"][ref]
+                if param["in"] == "path":
+                    params[param["name"]] = param
+            segments = path.split("/")
+            for other, other_ops in spec["paths"].items():
+                theirs = other.split("/")
+                if other == path or method not in other_ops or len(theirs) != len(segments):
+                    continue
+                clashes = []
+                for mine, their in zip(segments, theirs, strict=True):
+                    if mine == their:
+                        continue
+                    if mine.startswith("{") and not their.startswith("{"):
+                        clashes.append((mine[1:-1], their))
+                    else:
+                        break
+                else:
+                    if clashes and all(_admits(params[name]["schema"], fixed) for name, fixed in clashes):
+                        found.append(f"{method.upper()} {path} admits {other}")
+    assert found == []
+
+
 def build_app() -> Flask:
     import fakeredis
 
