@@ -69,9 +69,12 @@ def main_actions(state: State, seat: int) -> list[Action]:
     side = state.sides[seat]
     out: list[Action] = []
     open_forts = [f for f in side.standing_forts() if len(side.on_fort(f)) < CREATURES_PER_FORT]
+    paying_for: dict[tuple[str | None, int], list[dict[str, Any]]] = {}  # cards of one colour and cost pay alike
     for card_id in side.hand:
         card = card_of(card_id, state.rules)
-        paying = _paying(state, seat, card.colour, card.cost)
+        paying = paying_for.get((card.colour, card.cost))
+        if paying is None:
+            paying = paying_for[card.colour, card.cost] = _paying(state, seat, card.colour, card.cost)
         if card.type == "creature":
             out.extend({"type": "summon", "card": card_id, "fort": f, **pay} for f in open_forts for pay in paying)
         elif card.type == "spell" and paying and has_targets(state, seat, card, card.effects):
