@@ -39,7 +39,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from types import ModuleType
 from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from games.drawing import Sheet, draw_board
 
 JSON = Any
 Action = dict[str, JSON]
@@ -375,11 +378,59 @@ def redeal(places: Iterable[str], hidden: Container[str], pool: Iterator[str]) -
     return tuple(next(pool) if card in hidden else card for card in places)
 
 
-class GameBase:
-    """Shared defaults for the parts of the contract most games do the same way.
+HANDED_OVER: Mapping[str, tuple[str, ...]] = {
+    "rules_module": (
+        "setup",
+        "check_options",
+        "to_act",
+        "legal_actions",
+        "move",
+        "action_schemas",
+        "is_over",
+        "not_your_turn",
+        "refusal",
+        "after_move",
+        "outcome",
+    ),
+    "view_module": ("view", "redact", "secrets", "determinize", "card_names", "action_cards", "final_view"),
+    "bot_module": ("evaluate",),
+}
+"""The functions of the contract each module of a game package holds (its home, as
+tests/games/test_shape.py checks), which ``GameBase`` hands over to by name."""
 
-    A game subclasses this, sets the class attributes, and implements the rest.
+
+class GameBase:
+    """The contract's one implementation: the decide template and the defaults, handing
+    each function over to the game package's module that holds it.
+
+    A game package's class sets its facts (key, title, player counts, options, ...) and
+    names its modules: ``rules_module``, ``view_module``, ``bot_module``, ``faces_module``
+    and ``drawing_module``. Plain class attributes, one per module, rather than one value
+    holding them all: each is set, read and overridden like any other fact of the class,
+    a game without one simply leaves it ``None``, and the ``_module`` suffix keeps them
+    apart from the contract's own names (``view`` is both a module and a method).
+
+    When the class is made, each function of ``HANDED_OVER`` its module defines becomes
+    the class's method of that name, the module's function itself (a ``staticmethod``):
+    a call costs no more than calling the module, which matters on the hot paths (the
+    fold, ``decide``, the bots' look-ahead). A function the module does not define keeps
+    the default here; a method the class defines itself (a game outside ``games/``, such
+    as the tests' tiny game, may define them all) is never replaced.
     """
+
+    rules_module: ModuleType | None = None
+    """``setup``, ``to_act``, ``legal_actions``, ``move``, ``outcome``, ... (``HANDED_OVER``)."""
+    view_module: ModuleType | None = None
+    """``view``, ``redact``, ``secrets``, ``determinize``, and optionally ``final_view``, ..."""
+    bot_module: ModuleType | None = None
+    """``evaluate``, and ``ISMCTS_ITERATIONS`` (``ismcts_iterations``)."""
+    faces_module: ModuleType | None = None
+    """``card_faces(rules)``: every card as rules revision ``rules`` prints it."""
+    drawing_module: ModuleType | None = None
+    """``draw(view, sheet)``: the board as lines of text for the terminal (``games.drawing``)."""
+    ismcts_iterations: int | None = None
+    """ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): the
+    bot module's ``ISMCTS_ITERATIONS``; ``None``, the search's default."""
 
     key: str
     title: str
@@ -407,6 +458,46 @@ class GameBase:
     game_over_reason = "The game is over."
     malformed_reason = "An action is an object with a 'type'."
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for part, names in HANDED_OVER.items():
+            module = cls.__dict__.get(part)
+            if module is None:
+                continue
+            for name in names:
+                function = getattr(module, name, None)
+                if function is not None and name not in cls.__dict__:
+                    setattr(cls, name, staticmethod(function))
+        bot = cls.__dict__.get("bot_module")
+        if bot is not None and "ismcts_iterations" not in cls.__dict__:
+            cls.ismcts_iterations = getattr(bot, "ISMCTS_ITERATIONS", None)
+
+    # -- what every game's modules define (``HANDED_OVER``) ----------------------------
+
+    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> dict[str, JSON] | None:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        raise NotImplementedError
+
+    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
+        raise NotImplementedError
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        raise NotImplementedError
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        raise NotImplementedError
+
     # -- the decider ---------------------------------------------------------------------
 
     def evolve(self, state: State | None, event: GameEvent) -> State:
@@ -426,10 +517,10 @@ class GameBase:
             return Decision(events, self.fold(state, events))
         if self.is_over(state):
             raise IllegalAction(self.game_over_reason, code="game_over")
-        if seat not in self.to_act(state):  # type: ignore[attr-defined]
+        if seat not in self.to_act(state):
             raise IllegalAction(self.not_your_turn(state, seat), code="not_your_turn")
         if self.lists_every_action:
-            legal = self.legal_actions(state, seat)  # type: ignore[attr-defined]
+            legal = self.legal_actions(state, seat)
             if not isinstance(action, Mapping) or not action_matches(action, legal, strict=self.strict_json):
                 raise IllegalAction(self.refusal(state, seat, action))
         elif not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
@@ -448,7 +539,7 @@ class GameBase:
         return state
 
     def is_over(self, state: State) -> bool:
-        return self.outcome(state) is not None  # type: ignore[attr-defined]
+        return self.outcome(state) is not None
 
     def not_your_turn(self, state: State, seat: int) -> str:
         """The sentence for an action from a seat that may not act now."""
@@ -524,20 +615,30 @@ class GameBase:
         """Every card of this kind as its face shows it, for the web client: keyed as the
         kind's client module looks a card up, each ``{"name", "type", "colour", "stats":
         [{"label", "value"}], "text"}`` (all but ``name`` optional). Public card data
-        only: nothing here depends on a game's state. None by default."""
-        return {}
+        only: nothing here depends on a game's state. The faces module's, as the newest
+        rules revision prints them; none without one."""
+        if self.faces_module is None:
+            return {}
+        faces: dict[str, dict[str, JSON]] = self.faces_module.card_faces(self.rules_revision)
+        return faces
+
+    def draw(self, view: Mapping[str, JSON], sheet: Sheet) -> list[str]:
+        """The board ``view`` shows as lines of text (``tablestream replay``): the drawing
+        module's, or the view as a tree for a game without one or a view it cannot read."""
+        drawing = None if self.drawing_module is None else self.drawing_module.draw
+        return draw_board(self.key, drawing, view, sheet)
 
     def final_view(self, state: State, seat: int | None) -> dict[str, JSON]:
         """What anyone sees once the game is over: ``seat``'s view, with every seat's
         own part of the board (its hand) as that seat sees it. Works for views with a
         ``players`` list indexed by seat; a game whose view is shaped otherwise overrides it."""
-        shown: dict[str, JSON] = self.view(state, seat)  # type: ignore[attr-defined]
+        shown: dict[str, JSON] = self.view(state, seat)
         players = shown.get("players")
         if not isinstance(players, list):
             return shown
         merged: list[JSON] = []
         for index, part in enumerate(players):
-            own = self.view(state, index).get("players")  # type: ignore[attr-defined]
+            own = self.view(state, index).get("players")
             merged.append(own[index] if isinstance(own, list) and index < len(own) else part)
         return {**shown, "players": merged}
 
@@ -545,7 +646,7 @@ class GameBase:
         """Fallback from the outcome alone: a winner's share of the win (1 split among the
         winners), 0 for a loss, and 0.5 while the game is in play. Every game here overrides
         it with an evaluation of its own position."""
-        result = self.outcome(state)  # type: ignore[attr-defined]
+        result = self.outcome(state)
         if result is None:
             return 0.5
         if seat in result["winners"]:

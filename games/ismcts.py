@@ -32,7 +32,8 @@ Pure like the rest of ``games/``: no I/O and no clock. A caller that owns a
 clock hands it in (``clock``, seconds): the search then runs until
 ``MOVE_SECONDS`` have passed on it, checked before every iteration, with
 ``ITERATION_CAP`` only as a safety net. Without a clock (tests, pure callers)
-the budget is a fixed number of iterations per kind (``ITERATIONS``). A
+the budget is a fixed number of iterations per kind, its bot module's
+``ISMCTS_ITERATIONS`` (``GameBase.ismcts_iterations``; ``ITERATIONS`` lists them). A
 ``deadline`` callable, when given, stops the search early either way.
 """
 
@@ -41,23 +42,17 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
-from games.base import Action, Game, IllegalAction, State
+from games import registry
+from games.base import Action, Game, GameBase, IllegalAction, State
 
 MOVE_SECONDS = 0.3
 ITERATION_CAP = 100_000
-# Iterations per move without a clock, per game kind: roughly what a 300 ms move
-# ran on the team's two-core box (2026-11-22). Only clockless callers use them.
-ITERATIONS: dict[str, int] = {
-    "dragoborne": 130,
-    "dragon-fortress": 477,  # three players (its fewest)
-    "fortress-royals": 627,
-    "fortress-siege": 642,
-    "stomping-grounds": 194,
-}
 DEFAULT_ITERATIONS = 300
+"""Iterations per move without a clock, for a kind whose bot module sets none."""
 ROLLOUT_DEPTH = 2
 EXPLORATION = 0.7
 PRIOR_SAMPLES = 4
@@ -67,6 +62,29 @@ WIDEN_POWER = 0.3
 
 Key = tuple[int, str]
 Clock = Callable[[], float]
+
+
+def iterations_of(game: Game) -> int:
+    """The iterations per move without a clock for ``game``'s kind: its bot module's
+    ``ISMCTS_ITERATIONS``, else ``DEFAULT_ITERATIONS``."""
+    if isinstance(game, GameBase) and game.ismcts_iterations is not None:
+        return game.ismcts_iterations
+    return DEFAULT_ITERATIONS
+
+
+def __getattr__(name: str) -> Mapping[str, int]:
+    """``ITERATIONS``: each registered kind's iterations per move without a clock, by kind
+    (for the kinds whose bot module sets them). Read from the registry when asked rather
+    than at import, so that loading this module never loads the game packages."""
+    if name != "ITERATIONS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return MappingProxyType(
+        {
+            kind: game.ismcts_iterations
+            for kind, game in registry.all_games().items()
+            if isinstance(game, GameBase) and game.ismcts_iterations is not None
+        }
+    )
 
 
 _KEYS = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
@@ -115,7 +133,7 @@ def search(
     widen_power: float = WIDEN_POWER,
 ) -> Action:
     """The action for ``seat`` after the budget: ``seconds`` (by default ``MOVE_SECONDS``)
-    on ``clock`` when one is handed in, else ``iterations`` (by default the kind's ``ITERATIONS``); whichever
+    on ``clock`` when one is handed in, else ``iterations`` (by default the kind's, ``iterations_of``); whichever
     comes first, stopping earlier when ``deadline()`` is true.
 
     ``state`` is the true state, but it is read only through
@@ -130,7 +148,7 @@ def search(
     elif clock is not None:
         budget = ITERATION_CAP
     else:
-        budget = ITERATIONS.get(game.key, DEFAULT_ITERATIONS)
+        budget = iterations_of(game)
     started = clock() if clock is not None else 0.0
     allowed = MOVE_SECONDS if seconds is None else seconds
 

@@ -12,6 +12,10 @@ from games.dragoborne.cards import card_of
 from games.dragoborne.costs import payment
 from games.dragoborne.state import Side, State, remaining_edr, stats
 
+ISMCTS_ITERATIONS = 130
+"""ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
+what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
 
 def _material(state: State, seat: int) -> float:
     side: Side = state.sides[seat]

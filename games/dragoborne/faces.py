@@ -11,7 +11,6 @@ from __future__ import annotations
 from games.base import JSON
 from games.dragoborne.cards import Ability, Card, Effect, cards_of
 
-FACE_REVISION = 2
 TYPE_NAMES = {"creature": "Creature", "spell": "Spell", "banner": "Banner"}
 
 
@@ -65,6 +64,6 @@ def face(card: Card) -> dict[str, JSON]:
     }
 
 
-def card_faces(rules: int = FACE_REVISION) -> dict[str, dict[str, JSON]]:
+def card_faces(rules: int) -> dict[str, dict[str, JSON]]:
     """Every card of the pool of rules revision ``rules``, by key."""
     return {key: face(card) for key, card in sorted(cards_of(rules).items())}

@@ -1,23 +1,20 @@
 """Dragoborne -Rise To Supremacy- as the registry lists it: the game object, with its
 title, player count, options, rules revision and the events undo never crosses, and the
-contract's functions, each handed over to the module that holds it: ``rules`` (the deal,
-who acts, what may be done and what it causes, the outcome), ``evolve`` (the fold),
-``view`` (what a seat may see and believe), ``bot`` (the greedy bot's evaluation) and
-``faces`` (the cards as the web client shows them).
+modules that hold the contract's functions, which ``GameBase`` hands each function over to
+by name (``games.base.HANDED_OVER``): ``rules`` (the deal, who acts, what may be done and
+what it causes, the outcome), ``evolve`` (the fold, as ``evolvers``), ``view`` (what a
+seat may see and believe), ``bot`` (the greedy bot's evaluation, ISMCTS's budget),
+``faces`` (the cards as the web client shows them) and ``drawing`` (the board as text for
+the terminal).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option
-from games.dragoborne import bot, faces, rules, view
+from games.base import GameBase, Option
+from games.dragoborne import bot, drawing, faces, rules, view
 from games.dragoborne.cards import DECKS
 from games.dragoborne.evolve import EVOLVE
 from games.dragoborne.rules import PLAYERS
-from games.dragoborne.state import State
 
 
 class Dragoborne(GameBase):
@@ -89,59 +86,11 @@ class Dragoborne(GameBase):
     evolvers = EVOLVE
     lists_every_action = True
 
-    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
-        return rules.check_options(options, players)
-
-    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
-        return rules.setup(options, players, rng)
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return rules.to_act(state)
-
-    def action_schemas(self) -> dict[str, dict[str, JSON]]:
-        return rules.action_schemas()
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def is_over(self, state: State) -> bool:
-        return rules.is_over(state)
-
-    def not_your_turn(self, state: State, seat: int) -> str:
-        return rules.not_your_turn(state, seat)
-
-    def refusal(self, state: State, seat: int, action: Any) -> str:
-        return rules.why_illegal(state, seat, action)
-
-    def move(self, state: State, seat: int, kind: str) -> Move:
-        return rules.move(state, seat, kind)
-
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return rules.outcome(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
-        return view.redact(event, seat)
-
-    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return view.determinize(state, seat, rng)
-
-    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
-        return view.secrets(state, seat)
-
-    def card_names(self, state: State) -> tuple[str, ...]:
-        return view.card_names(state)
-
-    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
-        return view.action_cards(state, seat, action)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return bot.evaluate(state, seat)
-
-    def card_faces(self) -> dict[str, dict[str, JSON]]:
-        return faces.card_faces()
+    rules_module = rules
+    view_module = view
+    bot_module = bot
+    faces_module = faces
+    drawing_module = drawing
 
 
 GAME = Dragoborne()

@@ -1,6 +1,6 @@
 """Dragoborne rules of play: the options a game may start with and the deal (``setup``),
 who may act now (``to_act``), what each seat may do (``legal_actions``) and why anything
-else is refused, the move for each action type (``move``), the actions' schemas, and
+else is refused (``refusal``), the move for each action type (``move``), the actions' schemas, and
 when the game is over and who won (``outcome``).
 
 Each action type has its move (``MOVES``, or ``PENDING_MOVES`` while a step waits for a
@@ -194,7 +194,7 @@ def _pending_actions(state: State, seat: int) -> list[Action]:
     return [{"type": "target", "target": t} for t in item_choices(state, item)]
 
 
-def why_illegal(state: State, seat: int, action: Any) -> str:
+def refusal(state: State, seat: int, action: Any) -> str:
     """A sentence saying why ``action`` is refused."""
     if state.phase == "over":
         return "The game is over."
@@ -290,7 +290,7 @@ def move(state: State, seat: int, kind: str) -> Move:
     so there is one; otherwise it is refused as ``decide`` would refuse it)."""
     found = (PENDING_MOVES if state.pending else MOVES).get(kind)
     if found is None:
-        raise IllegalAction(why_illegal(state, seat, {"type": kind}))
+        raise IllegalAction(refusal(state, seat, {"type": kind}))
     return found
 
 

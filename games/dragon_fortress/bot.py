@@ -14,6 +14,10 @@ from games.dragon_fortress.cards import DRAGON_IDS, ESTATE_BONUS, FORTRESS_BONUS
 from games.dragon_fortress.rules import outcome
 from games.dragon_fortress.state import STEP_OVER, State, dragon_at
 
+ISMCTS_ITERATIONS = 477  # three players (its fewest)
+"""ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
+what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
 
 def evaluate(state: State, seat: int) -> float:
     """A projected score for every seat (see ``_projection``), each with the two bonuses

@@ -1,21 +1,18 @@
 """Dragon Fortress as the registry lists it: the game object, with its title, player
-counts, options, rules revision and the events undo never crosses, and the contract's
-functions, each handed over to the module that holds it: ``rules`` (the options and the
-deal, who acts, what may be done and the move that does it, refusals, the outcome),
-``evolve`` (the fold), ``view`` (what a seat may see and believe), ``bot`` (the greedy
-bot's evaluation) and ``faces`` (the cards as the web client shows them).
+counts, options, rules revision and the events undo never crosses, and the modules that
+hold the contract's functions, which ``GameBase`` hands each function over to by name
+(``games.base.HANDED_OVER``): ``rules`` (the options and the deal, who acts, what may be
+done and the move that does it, refusals, the outcome), ``evolve`` (the fold, as
+``evolvers``), ``view`` (what a seat may see and believe), ``bot`` (the greedy bot's
+evaluation, ISMCTS's budget), ``faces`` (the cards as the web client shows them) and
+``drawing`` (the board as text for the terminal).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option
-from games.dragon_fortress import bot, faces, rules, view
+from games.base import GameBase, Option
+from games.dragon_fortress import bot, drawing, faces, rules, view
 from games.dragon_fortress.evolve import EVOLVE
-from games.dragon_fortress.state import State
 
 
 class DragonFortress(GameBase):
@@ -69,58 +66,11 @@ class DragonFortress(GameBase):
     lists_every_action = True
     unfair_options = ("deck",)
 
-    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
-        return rules.check_options(options, players)
-
-    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
-        return rules.setup(options, players, rng)
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return rules.to_act(state)
-
-    def action_schemas(self) -> dict[str, dict[str, JSON]]:
-        return rules.action_schemas()
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def is_over(self, state: State) -> bool:
-        return rules.is_over(state)
-
-    def refusal(self, state: State, seat: int, action: Any) -> str:
-        return rules.refusal(state, seat, action)
-
-    def move(self, state: State, seat: int, kind: str) -> Move:
-        return rules.move(state, seat, kind)
-
-    def outcome(self, state: State) -> dict[str, JSON] | None:
-        return rules.outcome(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
-        return view.view(state, seat)
-
-    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
-        return view.redact(event, seat)
-
-    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
-        return view.secrets(state, seat)
-
-    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return view.determinize(state, seat, rng)
-
-    def card_names(self, state: State) -> tuple[str, ...]:
-        return view.card_names(state)
-
-    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
-        return view.action_cards(state, seat, action)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return bot.evaluate(state, seat)
-
-    def card_faces(self) -> dict[str, dict[str, JSON]]:
-        """Every card type's face keyed by its type key (a card id without its copy number,
-        and a pile's key in the view), with the victory points of the current revision."""
-        return faces.card_faces(self.rules_revision)
+    rules_module = rules
+    view_module = view
+    bot_module = bot
+    faces_module = faces
+    drawing_module = drawing
 
 
 GAME = DragonFortress()

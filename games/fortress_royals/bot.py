@@ -12,6 +12,10 @@ from games.fortress_royals import tally
 from games.fortress_royals.cards import PROTECTED_POINTS, ROYAL
 from games.fortress_royals.state import OVER, State
 
+ISMCTS_ITERATIONS = 627
+"""ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
+what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
 
 def evaluate(state: State, seat: int) -> float:
     if state.phase == OVER:

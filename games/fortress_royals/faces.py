@@ -67,6 +67,7 @@ def face(card: str) -> dict[str, JSON]:
     }
 
 
-def card_faces() -> dict[str, dict[str, JSON]]:
-    """Every card of the deck by its id."""
+def card_faces(rules: int) -> dict[str, dict[str, JSON]]:
+    """Every card of the deck by its id, the same under every rules revision (``rules``;
+    no revision changed a card)."""
     return {card: face(card) for card in DECK}

@@ -1,20 +1,18 @@
 """Fortress (royals in hand) as the registry lists it: the game object, with its title,
 summary, player counts, options, rules revision and the events undo never crosses, and the
-contract's functions, each handed over to the module that holds it: ``rules`` (the
-first-player draw, who acts, what may be done and what it causes, the outcome),
-``evolve`` (the fold), ``view`` (what a seat may see and believe), ``bot`` (the greedy
-bot's evaluation) and ``faces`` (the cards as the web client shows them).
+modules that hold the contract's functions, which ``GameBase`` hands each function over to
+by name (``games.base.HANDED_OVER``): ``rules`` (the first-player draw, who acts, what may
+be done and what it causes, the outcome), ``evolve`` (the fold, as ``evolvers``), ``view``
+(what a seat may see and believe), ``bot`` (the greedy bot's evaluation, ISMCTS's budget),
+``faces`` (the cards as the web client shows them) and ``drawing`` (the board as text for
+the terminal).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-
-from games.base import JSON, Action, GameBase, GameEvent, Move, Option
-from games.fortress_royals import bot, faces, rules, view
+from games.base import GameBase, Option
+from games.fortress_royals import bot, drawing, faces, rules, view
 from games.fortress_royals.evolve import EVOLVE
-from games.fortress_royals.state import State
 
 
 class FortressRoyals(GameBase):
@@ -92,59 +90,11 @@ class FortressRoyals(GameBase):
     evolvers = EVOLVE
     malformed_reason = 'An action is an object with a "type".'
 
-    def check_options(self, options: Mapping[str, JSON], players: int) -> list[str]:
-        return rules.check_options(options, players)
-
-    def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
-        return rules.setup(options, players, rng)
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return rules.to_act(state)
-
-    def action_schemas(self) -> dict[str, dict[str, JSON]]:
-        return rules.action_schemas()
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
-
-    def is_over(self, state: State) -> bool:
-        return rules.is_over(state)
-
-    def not_your_turn(self, state: State, seat: int) -> str:
-        return rules.not_your_turn(state, seat)
-
-    def move(self, state: State, seat: int, kind: str) -> Move:
-        return rules.move(state, seat, kind)
-
-    def outcome(self, state: State) -> dict[str, JSON] | None:
-        return rules.outcome(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
-        return view.view(state, seat)
-
-    def final_view(self, state: State, seat: int | None) -> dict[str, JSON]:
-        return view.final_view(state, seat)
-
-    def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
-        return view.redact(event, seat)
-
-    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
-        return view.secrets(state, seat)
-
-    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return view.determinize(state, seat, rng)
-
-    def card_names(self, state: State) -> tuple[str, ...]:
-        return view.card_names(state)
-
-    def action_cards(self, state: State, seat: int, action: Action) -> tuple[str, ...]:
-        return view.action_cards(state, seat, action)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return bot.evaluate(state, seat)
-
-    def card_faces(self) -> dict[str, dict[str, JSON]]:
-        return faces.card_faces()
+    rules_module = rules
+    view_module = view
+    bot_module = bot
+    faces_module = faces
+    drawing_module = drawing
 
 
 GAME = FortressRoyals()

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from games.fortress_siege.state import Player, State
 
+ISMCTS_ITERATIONS = 642
+"""ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
+what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
 
 def evaluate(state: State, seat: int) -> float:
     """Share of the table's strength: Fortress cards, hand, and armed characters."""

@@ -90,6 +90,7 @@ def face(facts: CardFacts) -> dict[str, JSON]:
     return {"name": _name(facts), "type": kind, "colour": colour, "stats": stats, "text": text}
 
 
-def card_faces() -> dict[str, dict[str, JSON]]:
-    """Every card of a deck by its code: the same for every deck number."""
+def card_faces(rules: int) -> dict[str, dict[str, JSON]]:
+    """Every card of a deck by its code: the same for every deck number, and under every
+    rules revision (``rules``; no revision changed a card)."""
     return {code: face(FACTS[f"{code}.0"]) for code in standard_deck(jokers=True)}

@@ -12,6 +12,10 @@ from .effects import luck_bonus
 from .state import Player, State
 from .turn import HAND_LIMIT
 
+ISMCTS_ITERATIONS = 194
+"""ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
+what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
 HOARD_TURNS = 4.0
 EFFECT_VALUE = {
     "burn": 1.0,

@@ -2,24 +2,29 @@
 the same file of its package (README, "How to add a game"):
 
 - ``__init__.py`` exports ``GAME`` and nothing else;
-- ``game.py`` is the Game object only: one class whose every method is one ``return``
-  handing over to the modules below, and ``GAME``;
+- ``game.py`` is the Game object only: one class holding the game's facts and naming the
+  modules below (``rules_module = rules``, ...), with no method of its own (``GameBase``
+  hands each function of the contract over to the module that holds it), and ``GAME``;
 - ``state.py`` the ``State``; ``evolve.py`` the ``EVOLVE`` table, one case per event type;
 - ``rules.py`` the rules of play (``setup``, ``to_act``, ``legal_actions``, ``move``, ...),
   with phase-of-play modules it imports for the large phases;
-- ``view.py`` what a seat may see and believe; ``bot.py`` the bots' evaluation;
-- ``cards.py`` the card data; ``faces.py`` the cards' faces for the web client.
+- ``view.py`` what a seat may see and believe; ``bot.py`` the bots' evaluation and ISMCTS's
+  iterations per move;
+- ``cards.py`` the card data; ``faces.py`` the cards' faces for the web client;
+  ``drawing.py`` the board drawn as text for the terminal.
 
 Each of those names is defined in its one module and in no other of the package."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
 
 from games import registry
+from games.base import HANDED_OVER, GameBase
 
 ROOT = Path(__file__).resolve().parents[2]
 HOMES = {
@@ -34,18 +39,39 @@ HOMES = {
         "outcome",
         "not_your_turn",
         "after_move",
+        "refusal",
     },
     "view.py": {"view", "redact", "secrets", "determinize", "card_names", "action_cards", "final_view"},
-    "bot.py": {"evaluate"},
+    "bot.py": {"evaluate", "ISMCTS_ITERATIONS"},
     "faces.py": {"card_faces"},
+    "drawing.py": {"draw"},
 }
 REQUIRED = {
     "rules.py": {"setup", "to_act", "legal_actions", "move", "outcome"},
     "view.py": {"view", "redact", "secrets", "determinize"},
-    "bot.py": {"evaluate"},
+    "bot.py": {"evaluate", "ISMCTS_ITERATIONS"},
     "faces.py": {"card_faces"},
+    "drawing.py": {"draw"},
 }
-FILES = ("__init__.py", "game.py", "state.py", "evolve.py", "rules.py", "view.py", "bot.py", "cards.py", "faces.py")
+FILES = (
+    "__init__.py",
+    "game.py",
+    "state.py",
+    "evolve.py",
+    "rules.py",
+    "view.py",
+    "bot.py",
+    "cards.py",
+    "faces.py",
+    "drawing.py",
+)
+MODULES = {
+    "rules_module": "rules",
+    "view_module": "view",
+    "bot_module": "bot",
+    "faces_module": "faces",
+    "drawing_module": "drawing",
+}
 PACKAGES = sorted(
     {
         type(game).__module__.rsplit(".", 1)[0]
@@ -103,14 +129,34 @@ def test_a_game_package_has_the_shape(package: str) -> None:
 
 
 @pytest.mark.parametrize("package", PACKAGES)
-def test_a_game_object_only_hands_over_to_its_modules(package: str) -> None:
+def test_a_game_object_holds_facts_and_names_its_modules(package: str) -> None:
     module = tree(package, "game.py")
     classes = [node for node in module.body if isinstance(node, ast.ClassDef)]
     functions = [node.name for node in module.body if isinstance(node, ast.FunctionDef)]
     assert len(classes) == 1 and not functions, f"{package}.game: one class and no functions, not {functions}"
     assert "GAME" in top_level_names(module)
-    for method in (node for node in classes[0].body if isinstance(node, ast.FunctionDef)):
-        body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        assert len(body) == 1 and isinstance(body[0], ast.Return), (
-            f"{package}.game.{classes[0].name}.{method.name} does more than hand over (one return)"
-        )
+    methods = [node.name for node in classes[0].body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    assert not methods, f"{package}.game.{classes[0].name} defines {methods}: GameBase hands them over to the modules"
+    named = {
+        target.id: node.value.id
+        for node in classes[0].body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    wrong = {part: named.get(part) for part, home in MODULES.items() if named.get(part) != home}
+    assert not wrong, f"{package}.game.{classes[0].name} names its modules {wrong}, not {MODULES}"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_game_object_calls_its_modules_functions_themselves(package: str) -> None:
+    # GameBase hands over by name, once, when the class is made: the game's method is the
+    # module's function itself, and a function the module lacks keeps GameBase's default.
+    game = importlib.import_module(package).GAME
+    for part, names in HANDED_OVER.items():
+        module = getattr(game, part)
+        for name in names:
+            own = getattr(module, name, None)
+            expected = own if own is not None else getattr(GameBase, name).__get__(game)
+            assert getattr(game, name) == expected, f"{package}: {name} is not {part}.{name}"
+    assert game.ismcts_iterations == game.bot_module.ISMCTS_ITERATIONS
