@@ -4,6 +4,7 @@ the legal targets of an effect (rulebook, "Paying costs", "Targets")."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from games.dragoborne.cards import (
@@ -31,11 +32,16 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
     Revision 1 only: the engine chose, and its choice could leave a later card unpayable
     that another choice would have paid; revision 2 lets the player choose
     (``payments``)."""
-    standing = _standing(side)
+    paid = _payment(tuple(_standing(side)), colour, cost)
+    return None if paid is None else list(paid)
+
+
+@lru_cache(maxsize=4096)
+def _payment(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[str, ...] | None:
     if len(standing) < cost:
         return None
     if cost == 0:
-        return []
+        return ()
     counts = Counter(resource_colour(r) for r in standing)
     chosen: list[str] = []
     if colour is not None:
@@ -44,7 +50,7 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
             return None
         chosen.append(matching[-1])
     others = sorted((r for r in standing if r not in chosen), key=lambda r: (-counts[resource_colour(r)], r))
-    return chosen + others[: cost - len(chosen)]
+    return tuple(chosen + others[: cost - len(chosen)])
 
 
 def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:
@@ -53,12 +59,19 @@ def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:
     pay alike, so payments that rest the same colours leave the same resources payable and
     are offered once; payments that rest different colours leave different ones, and each
     is offered. The engine's revision-1 choice comes first. Empty when nothing pays."""
-    standing = _standing(side)
+    return [list(paid) for paid in _payments(tuple(_standing(side)), colour, cost)]
+
+
+@lru_cache(maxsize=4096)
+def _payments(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[tuple[str, ...], ...]:
+    """``payments`` for the standing resources ``standing``, in their order (which the
+    engine's choice depends on): the same few hands of resources come up again and again,
+    turn after turn and card after card, so each is worked out once."""
     counts = Counter(resource_colour(r) for r in standing)
     colours = sorted(counts)
-    found: list[list[str]] = []
+    found: list[tuple[str, ...]] = []
 
-    def extend(index: int, left: int, chosen: list[str]) -> None:
+    def extend(index: int, left: int, chosen: tuple[str, ...]) -> None:
         if left == 0:
             if colour is None or colour in chosen:
                 found.append(chosen)
@@ -67,14 +80,14 @@ def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:
             return
         here = colours[index]
         for taken in range(min(counts[here], left), -1, -1):
-            extend(index + 1, left - taken, chosen + [here] * taken)
+            extend(index + 1, left - taken, chosen + (here,) * taken)
 
-    extend(0, cost, [])
-    engine = payment(side, colour, cost)
+    extend(0, cost, ())
+    engine = _payment(standing, colour, cost)
     if engine is not None:
-        first = sorted(resource_colour(r) for r in engine)
+        first = tuple(sorted(resource_colour(r) for r in engine))
         found.sort(key=lambda paid: paid != first)
-    return found
+    return tuple(found)
 
 
 def resources_for(side: Side, colours: list[str]) -> list[str]:
