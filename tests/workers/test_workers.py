@@ -16,11 +16,13 @@ from games import registry
 from tests.conftest import burst_worker
 from workers import wiring
 from workers.jobs import bot_turn
+from workers.rq_worker import TurnWorker
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
 
 def work(platform: Platform) -> None:
-    burst_worker(list(queue_names(platform)), platform.queue_redis)
+    """The bot queue worked to empty by the worker class ``tablestream worker`` runs."""
+    burst_worker(list(queue_names(platform)), platform.queue_redis, TurnWorker)
 
 
 def test_a_bot_to_act_gets_a_job_with_a_deterministic_id(platform: Platform) -> None:
