@@ -358,9 +358,10 @@ def fields_of(
 def action_matches(action: Mapping[str, JSON], legal: Sequence[Action], *, strict: bool = False) -> bool:
     """True when ``action`` equals one of ``legal`` exactly (no extra or missing fields);
     ``strict`` also tells ``true`` from ``1``."""
-    if strict:
-        return any(json_same(action, candidate) for candidate in legal)
-    return any(dict(action) == candidate for candidate in legal)
+    plain = dict(action)
+    if strict:  # json_same implies ==: the cheap comparison first, the strict one on a match
+        return any(plain == candidate and json_same(action, candidate) for candidate in legal)
+    return any(plain == candidate for candidate in legal)
 
 
 def shuffled_hidden(cards: Iterable[str], rng: random.Random) -> list[str]:
