@@ -56,6 +56,7 @@ def _check_invariants(state: State, start: list[Counter[str]]) -> None:
                 assert side.dice[creature.cross].creature == creature.id
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("pairing", ORDERED, ids=["-".join(p) for p in ORDERED])
 def test_random_games_keep_every_card_and_end(pairing: tuple[str, str]) -> None:
     """Every card stays in exactly one place; every game ends by a rule of the rulebook; an action

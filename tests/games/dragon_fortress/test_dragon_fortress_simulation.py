@@ -108,6 +108,7 @@ def play_checked(players: int, rng: random.Random, probe_illegal: bool) -> State
     raise AssertionError("a random game did not end")
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("players", [3, 4])
 def test_thousands_of_random_games_keep_every_card_and_end(players: int) -> None:
     endings = {"terror": 0, "hand": 0}

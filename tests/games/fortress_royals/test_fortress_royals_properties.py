@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import cast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,6 +132,7 @@ def play_checked(players: int, seed: int, agreement_every: int = 0, options: dic
     raise AssertionError(f"game {players}/{seed} did not end within {MAX_ACTIONS} actions")
 
 
+@pytest.mark.statistical
 def test_thousands_of_random_games_keep_the_invariants_and_end() -> None:
     lengths = [play_checked(2 + index % 4, index) for index in range(2000)]
     assert min(lengths) > 0
@@ -142,6 +144,7 @@ def test_short_games_by_rounds_and_low_targets_keep_the_invariants() -> None:
         play_checked(2 + index % 4, 10_000 + index, options=options)
 
 
+@pytest.mark.statistical
 def test_legal_actions_and_decide_agree_in_random_games() -> None:
     """Every action legal_actions lists is accepted; every near miss it does not list is
     refused with a reason (and, decide being pure, nothing is appended)."""

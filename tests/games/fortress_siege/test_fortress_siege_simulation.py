@@ -107,6 +107,7 @@ def play_checked(players: int, seed: int, winds_of_fate: bool, illegal_every: in
     raise AssertionError(f"game {seed} did not end within {MAX_ACTIONS} actions")
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_conserve_cards_take_three_moves_a_turn_and_end(players: int) -> None:
     """Thousands of random legal games (700 for each of 2, 3 and 4 players), every one

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def test_contract_full_games() -> None:
     check_contract(GAME, players=[2, 4], games=1, seed=7, check_every=25)
 
 
+@pytest.mark.statistical
 def test_thousands_of_random_games_conserve_cards_and_end() -> None:
     """Random legal play at 2, 3 and 4 seats, with turn limits of 1 to 5 rounds so that games
     stop at every stage: cards are conserved per deck and every game ends, by the rulebook's
