@@ -97,18 +97,13 @@ def draw(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
         index = player["seat"]
         resources = player.get("resources") or []
         ready = sum(1 for resource in resources if not resource.get("rested"))
-        lines.append(
-            seat_line(
-                index,
-                view,
-                sheet,
-                you,
-                decks[index] if index < len(decks) else None,
-                f"deck {player['deck']}",
-                f"discard {len(player.get('discard') or [])}",
-                f"resources {ready}/{len(resources)} ready",
-            )
-        )
+        facts = [
+            decks[index] if index < len(decks) else None,
+            f"deck {player['deck']}",
+            f"discard {len(player.get('discard') or [])}",
+            f"resources {ready}/{len(resources)} ready",
+        ]
+        lines.append(seat_line(index, view, sheet, you, *facts))
         dice = player.get("dice") or []
         for number, fort in enumerate(player.get("forts") or []):
             shield = fort.get("shield")

@@ -98,19 +98,14 @@ def draw(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
         lines.append(sheet.paint(f"{titled(pending['dragon'])} marching, {pending['steps_left']} steps left", YELLOW))
     for player in view["players"]:
         index = player["seat"]
-        lines.append(
-            seat_line(
-                index,
-                view,
-                sheet,
-                you,
-                f"{player['victory_points']}VP",
-                f"estate {player['estate_power']}",
-                f"fortress {player['fortress_power']}",
-                f"gold {player['gold_power']}",
-                f"phase {titled(player['phase'])}" if player.get("phase") else None,
-            )
-        )
+        facts = [
+            f"{player['victory_points']}VP",
+            f"estate {player['estate_power']}",
+            f"fortress {player['fortress_power']}",
+            f"gold {player['gold_power']}",
+            f"phase {titled(player['phase'])}" if player.get("phase") else None,
+        ]
+        lines.append(seat_line(index, view, sheet, you, *facts))
         dragon = player.get("dragon")
         if dragon:
             lines.append(

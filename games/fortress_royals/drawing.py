@@ -85,16 +85,11 @@ def draw(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
     captured = view.get("captured") or []
     for hand in view["hands"]:
         index = hand["seat"]
-        lines.append(
-            seat_line(
-                index,
-                view,
-                sheet,
-                you,
-                f"score {scores[index] if index < len(scores) else 0}",
-                f"{hand['count']} cards",
-            )
-        )
+        facts = [
+            f"score {scores[index] if index < len(scores) else 0}",
+            f"{hand['count']} cards",
+        ]
+        lines.append(seat_line(index, view, sheet, you, *facts))
         revealed = set(hand.get("revealed") or [])
         cards = [
             _royals_strength(card) + ("*" if position in revealed else "")

@@ -74,18 +74,13 @@ def draw(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
     for player in view["players"]:
         index = player["seat"]
         graveyard = player.get("graveyard") or []
-        lines.append(
-            seat_line(
-                index,
-                view,
-                sheet,
-                you,
-                None if player.get("in_game", True) else sheet.paint("defeated", RED),
-                f"Fortress {player['fortress']}",
-                f"Tombstone {standard(player['tombstone']) if player.get('tombstone') else HIDDEN}",
-                f"graveyard {len(graveyard)}" + (f" (top {standard(graveyard[-1])})" if graveyard else ""),
-            )
-        )
+        facts = [
+            None if player.get("in_game", True) else sheet.paint("defeated", RED),
+            f"Fortress {player['fortress']}",
+            f"Tombstone {standard(player['tombstone']) if player.get('tombstone') else HIDDEN}",
+            f"graveyard {len(graveyard)}" + (f" (top {standard(graveyard[-1])})" if graveyard else ""),
+        ]
+        lines.append(seat_line(index, view, sheet, you, *facts))
         characters = []
         for character in player.get("battlefield") or []:
             gear = [f"power {character['power']}"]

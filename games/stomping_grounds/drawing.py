@@ -120,22 +120,17 @@ def draw(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
         lines.append(text)
     for player in view["players"]:
         index = player["seat"]
-        lines.append(
-            seat_line(
-                index,
-                view,
-                sheet,
-                you,
-                player.get("dragon_name"),
-                _dragon_at(player.get("dragon")),
-                f"cards left {player['remaining']}",
-                f"deck {player['deck']}",
-                f"stash {len(player.get('stash') or [])}",
-                f"junk {len(player.get('junk') or [])}",
-                f"burned {len(player.get('burned') or [])}",
-                f"luck +{player['luck_bonus']}" if player.get("luck_bonus") else None,
-            )
-        )
+        facts = [
+            player.get("dragon_name"),
+            _dragon_at(player.get("dragon")),
+            f"cards left {player['remaining']}",
+            f"deck {player['deck']}",
+            f"stash {len(player.get('stash') or [])}",
+            f"junk {len(player.get('junk') or [])}",
+            f"burned {len(player.get('burned') or [])}",
+            f"luck +{player['luck_bonus']}" if player.get("luck_bonus") else None,
+        ]
+        lines.append(seat_line(index, view, sheet, you, *facts))
         hand = player.get("hand")
         if isinstance(hand, list):
             lines.append("  " + listed("hand", [stomping_card(c, rules) for c in hand], "empty"))
