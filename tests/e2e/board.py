@@ -1,14 +1,18 @@
 """Drivers the e2e tests share: a game played only by clicking the board (what
 ``service/client/boardplay.js`` draws: the board's elements, the menu by a selection
-and the action bar; never the fallback list), the log read as sentences, the page's
-width on a phone, and axe-core's accessibility check."""
+and the action bar; never the fallback list), the middle of a game played through the
+HTTP API with the page's own seat token (``play_through_api``), the log read as
+sentences, the page's width on a phone, and axe-core's accessibility check."""
 
 from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import requests
 
 # What the page offers now: the outcome, or the board's controls (a menu first).
 STATE = """() => {
@@ -135,8 +139,13 @@ def board_move(
     best = min(score(types, text) for _, types, text in offers)
     index, _, text = rng.choice([o for o in offers if score(o[1], o[2]) == best])
     page.evaluate("() => document.querySelectorAll('.board').forEach((b) => { b.dataset.e2eOld = '1'; })")
+    # The very element tagged, not the selector: when the table is drawn again before the
+    # click lands (a bot's move, the answer to the last one), the click fails at once ("not
+    # attached") where a locator waited its whole timeout for a tag the new drawing lacks.
+    target = page.query_selector(f'[data-e2e="{index}"]')
     try:
-        page.locator(f'[data-e2e="{index}"]').click(timeout=3_000)
+        assert target is not None
+        target.click(timeout=3_000)
     except Exception:  # the table was drawn again under the pointer: look again
         return None
     # Every click draws the table again (a selection, or the answer to a move): wait for
@@ -162,6 +171,82 @@ def play_on_board(
             page.wait_for_timeout(400)
             page.screenshot(path=str(shot), full_page=False)
     raise AssertionError(f"no outcome after {limit} clicks on the board")
+
+
+def seat_token(page: Any, game_id: str, seat: int = 0) -> str:
+    """The seat token the page holds for ``seat`` (api.js keeps it in localStorage under
+    ``tablestream:seats:<game>``): what its own moves are sent with."""
+    held = page.evaluate("(key) => JSON.parse(localStorage.getItem(key) || '{}')", f"tablestream:seats:{game_id}")
+    return str(held[str(seat)]["token"])
+
+
+def leave_table(page: Any) -> None:
+    """The page off the table (a blank page, no stream open, nothing drawn), so that moves
+    sent through the API meanwhile are neither drawn one by one nor share its token's rate."""
+    page.goto("about:blank")
+
+
+# The version up to which the page has read and checked the log (its chain note), or 0.
+CHAIN_CHECKED = """() => {
+  const note = document.querySelector('[data-testid=chain]');
+  const found = /verified to version (\\d+)/.exec(note ? note.textContent : '');
+  return found ? Number(found[1]) : 0;
+}"""
+
+
+def back_to_table(page: Any, game_id: str, version: int, seat: int = 0) -> None:
+    """The table opened again as a player returning to it sees it: the page loads the game
+    and its whole log afresh (table.js ``allEvents``) and follows it live from there; it
+    has caught up once its log is read and its chain checked to ``version``."""
+    page.goto(f"/#/game/{game_id}?seat={seat}")
+    page.wait_for_selector(".board", timeout=30_000)
+    page.wait_for_function(f"() => ({CHAIN_CHECKED})() >= {int(version)}", timeout=30_000)
+
+
+def play_through_api(
+    base: str,
+    game_id: str,
+    token: str,
+    choose: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]],
+    until: Callable[[dict[str, Any]], bool],
+    timeout: float = 240,
+) -> tuple[int, dict[str, Any]]:
+    """The seat's moves sent through ``POST /v1/games/{id}/actions`` with its own ``token``
+    (the page's), each ``choose(legal_actions, game)`` at the version read, while the bots
+    answer on the server, until ``until(game)`` holds on the game read on the seat's turn
+    (the game as ``GET /v1/games/{id}`` answers it). Answers the moves sent and that game.
+    The game must not end on the way: the ending is the board's to play."""
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {token}"
+    url = f"{base}/v1/games/{game_id}"
+    deadline = time.monotonic() + timeout
+    sent = 0
+    while time.monotonic() < deadline:
+        answer = session.get(url, timeout=10)
+        if answer.status_code == 429:  # the token's rate: wait as told (clients.md)
+            time.sleep(float(answer.headers.get("Retry-After") or 1))
+            continue
+        answer.raise_for_status()
+        game = answer.json()
+        assert game["status"] == "active", f"the game ended through the API, before the board: {game['outcome']}"
+        if game["seat"] not in game["to_act"] or not game["legal_actions"]:
+            time.sleep(0.05)  # a bot's turn: its job answers on the server
+            continue
+        if until(game):
+            return sent, game
+        action = choose(game["legal_actions"], game)
+        acted = session.post(
+            f"{url}/actions",
+            json={"action": action, "expected_version": game["version"]},
+            headers={"Idempotency-Key": f"e2e-{game_id}-{game['version']}"},
+            timeout=10,
+        )
+        if acted.status_code == 429:
+            time.sleep(float(acted.headers.get("Retry-After") or 1))
+            continue
+        assert acted.status_code == 200 or acted.json().get("code") == "stale_version", acted.text
+        sent += acted.status_code == 200
+    raise AssertionError(f"the game did not reach the hand-over point through the API in {timeout} s")
 
 
 NUMBERED_FROM_0 = re.compile(r"\b(seat|fort|fortress|player|die|dice|row|column|col|position|slot)\s*:?\s*#?0\b", re.I)

@@ -35,13 +35,18 @@ MIN_STATES = 400  # at least this many states of each kind are drawn
 SHORT = {"stomping-grounds": {"turn_limit": 4}}
 
 # Draws each state as the table does (the kind's render, then boardplay.js wiring what
-# nothing picked yet makes playable) and answers two findings per state: controls that
-# hold another control now, and places an action uses (data-ref) that hold another such
-# place or any control but a card's own "i" (which gives way when its card becomes a
-# button). The board makes buttons only of places actions use, whatever is selected, and
-# a selection never draws anything new, so a state with no such holding has no nesting
-# under any selection: the second finding is the whole property, not a sample of it.
-DRAW = """async ({ kind, steps }) => {
+# nothing picked yet makes playable) and answers how many states it drew and, for each
+# state with any, two findings: controls that hold another control now, and places an
+# action uses (data-ref) that hold another such place or any control but a card's own
+# "i" (which gives way when its card becomes a button). The board makes buttons only of
+# places actions use, whatever is selected, and a selection never draws anything new, so
+# a state with no such holding has no nesting under any selection: the second finding is
+# the whole property, not a sample of it.
+# The states come as one JSON text per game, parsed in the page: handed over as Python
+# objects, Playwright serialised every nested value of every view one by one, which took
+# most of the time (over three quarters of it for stomping-grounds' 20 MB of views).
+DRAW = """async ({ kind, text }) => {
+  const steps = JSON.parse(text);
   const { kindModule } = await import('/client/kinds/index.js');
   const { makeCtx } = await import('/client/table.js');
   const { loadFaces } = await import('/client/faces.js');
@@ -76,13 +81,14 @@ DRAW = """async ({ kind, steps }) => {
     }
   }
   host.remove();
-  return found;
+  return { drawn: steps.length, found };
 }""".replace("NESTED_IN", NESTED_IN).replace("CONTROL", CONTROL)
 
 
-def sample_states(kind: str, games: int) -> Iterator[list[dict[str, Any]]]:
+def sample_states(kind: str, games: int) -> Iterator[tuple[int, str]]:
     """Every state of ``games`` random games of ``kind`` (rules only, in memory), each as
-    the seat to act sees it with its legal actions, a game at a time."""
+    the seat to act sees it with its legal actions, a game at a time: how many states,
+    and their list as JSON text (what DRAW parses)."""
     game = registry.get(kind)
     assert game is not None, kind
     for number in range(games):
@@ -100,7 +106,7 @@ def sample_states(kind: str, games: int) -> Iterator[list[dict[str, Any]]]:
             seen.append({"players": players, "seat": seat, "view": game.view(play.state, seat), "actions": actions})
             moves = [a for a in actions if a["type"] not in WAITS]
             step(game, play, seat, rng.choice(moves if moves and rng.random() < 0.8 else actions), rng)
-        yield json.loads(json.dumps(seen))
+        yield len(seen), json.dumps(seen)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -109,9 +115,11 @@ def test_no_control_on_the_board_holds_another(page: Any, kind: str) -> None:
     page.wait_for_selector("[data-testid=create]")
     states = 0
     found: list[Any] = []
-    for steps in sample_states(kind, GAMES.get(kind, 6)):
-        found += page.evaluate(DRAW, {"kind": kind, "steps": steps})
-        states += len(steps)
+    for count, text in sample_states(kind, GAMES.get(kind, 6)):
+        drawn = page.evaluate(DRAW, {"kind": kind, "text": text})
+        assert drawn["drawn"] == count, (drawn["drawn"], count)
+        found += drawn["found"]
+        states += count
     print(f"\n{kind}: {states} states drawn")
     assert states >= MIN_STATES, states
     assert not found, (len(found), found[:5])
