@@ -110,8 +110,9 @@ class Lifecycle(Commands):
         )
 
     def abandoned(self, game_id: str, seat: int) -> str:
-        """After the turn timer played for ``seat``: a seat it played for ``abandon_after``
-        times in a row has abandoned the game."""
+        """After the turn timer played for ``seat``: a seat whose last ``abandon_after``
+        turns the timer played, with no move of its own, has abandoned the game (a turn of
+        several moves counts once)."""
         table = self.tables.load(game_id)
         limit = (table.lifecycle or {}).get("abandon_after") if table is not None else None
         if table is None or table.status != "active" or not limit or table.seats[seat].left:

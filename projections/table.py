@@ -144,7 +144,8 @@ class Table:
     lifecycle: Mapping[str, Any] | None = None  # projections.lifecycle.settings; None for older games
     acted: frozenset[int] = frozenset()  # the seats that made a move of their own (not the timer's)
     timeouts: tuple[int, ...] = ()  # per seat: the moves the turn timer made for it
-    idle: tuple[int, ...] = ()  # per seat: the timer's moves for it in a row, up to now
+    idle: tuple[int, ...] = ()  # per seat: its turns in a row the timer played, with no move of its own
+    last_mover: int | None = None  # the seat of the last action taken: a move by another seat begins a turn
     clock: Clock | None = None
 
     @property
@@ -326,9 +327,14 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
                 return replace(table, **moved, undo=None)
             timer = e.actor == "timeout"
             timeouts = tuple(n + (timer and i == seat) for i, n in enumerate(table.timeouts))
-            idle = tuple((n + 1 if timer else 0) if i == seat else n for i, n in enumerate(table.idle))
+            # A turn counts as idle when the timer made its first move and the seat none of
+            # its own: a turn of several moves the timer played is one turn, not several.
+            turn_begins = table.last_mover != seat
+            idle = tuple(
+                (n + (timer and turn_begins) if timer else 0) if i == seat else n for i, n in enumerate(table.idle)
+            )
             acted = table.acted if timer else table.acted | {seat}
-            return replace(table, **moved, undo=None, timeouts=timeouts, idle=idle, acted=acted)
+            return replace(table, **moved, undo=None, timeouts=timeouts, idle=idle, acted=acted, last_mover=seat)
         case "Resigned" | "FlagFell" | "Abandoned":
             seats = list(table.seats)
             leaving = e.data["seat"]

@@ -16,11 +16,16 @@ import random
 import time
 from collections.abc import Callable
 
+from rq import Queue, get_current_job
+
 from core.errors import Code, CommandError
 from core.platform import Platform
 from core.tooling import audit_game, render_replay
 from games.bots import choose
 from games.rng import keyed_rng
+from projections.lifecycle import ms
+from projections.table import Table
+from workers.due import at_or_after
 from workers.projector import Projector
 from workers.runtime import current
 
@@ -88,9 +93,35 @@ class MovedOn:
         return self.seen
 
 
+def turn_deadline(table: Table) -> int:
+    """When the turn timer of ``table``'s seats to act falls due (ms since the epoch): the
+    per-turn limit after the last event, by the log's own time (``Envelope.at``)."""
+    return ms(table.updated_at) + int(table.turn_seconds or 0) * 1000
+
+
 def turn_timeout(game_id: str, seat: int, version: int) -> str:
     """The seat did not act in time: the greedy bot plays for it, as ``timeout``; a seat
-    it has played for too often in a row has abandoned the game (``core.lifecycle``)."""
+    it has played for in too many turns in a row has abandoned the game
+    (``core.lifecycle``). A timer that runs before its deadline by the clock events are
+    stamped with (a host whose clock runs ahead) schedules itself again for the deadline
+    and plays nothing."""
+    platform = current()
+    table = platform.tables.load(game_id)
+    if table is not None and table.version == version and table.turn_seconds:
+        due = turn_deadline(table)
+        if platform.handler.now_ms() < due:
+            running = get_current_job()
+            if running is not None:
+                Queue(running.origin, connection=running.connection).enqueue_at(
+                    at_or_after(due),
+                    turn_timeout,
+                    game_id,
+                    seat,
+                    version,
+                    job_id=f"{job_id('timeout', game_id, version, seat)}-{due}",
+                    job_timeout=running.timeout,
+                )
+                return f"not due: again at {due}"
     played = bot_turn(game_id, seat, version, actor="timeout", level="greedy")
     if played.startswith("played"):
         left = current().handler.abandoned(game_id, seat)

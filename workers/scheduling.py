@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import socket
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from rq import Queue, Retry
@@ -15,7 +14,8 @@ from rq.scripts import release_lock
 from core.jobs import queue_names as core_queue_names
 from projections.lifecycle import ms
 from projections.table import Table
-from workers.jobs import bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_timeout
+from workers.due import at_or_after
+from workers.jobs import bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
 
 if TYPE_CHECKING:
     from core.platform import Platform
@@ -118,8 +118,8 @@ class RQScheduler:
             if table.seats[seat].bot:
                 continue
             if table.turn_seconds:
-                self.bots.enqueue_in(
-                    timedelta(seconds=table.turn_seconds),
+                self.bots.enqueue_at(
+                    at_or_after(turn_deadline(table)),
                     turn_timeout,
                     table.game_id,
                     seat,
@@ -136,7 +136,7 @@ class RQScheduler:
         if table.status == "open" and table.lifecycle and table.version <= len(table.seats) + 1:
             expires = ms(table.created_at) + int(table.lifecycle["open_seconds"]) * 1000
             self.bots.enqueue_at(
-                _at_or_after(expires),
+                at_or_after(expires),
                 open_seats_check,
                 table.game_id,
                 job_id=f"open-{table.game_id}",
@@ -149,7 +149,7 @@ class RQScheduler:
                 if deadline is None or table.seats[seat].bot:
                     continue
                 self.bots.enqueue_at(
-                    _at_or_after(deadline),
+                    at_or_after(deadline),
                     flag_check,
                     table.game_id,
                     seat,
@@ -157,13 +157,6 @@ class RQScheduler:
                     job_timeout=BOT_TIMEOUT,
                     retry=Retry(max=3, interval=[1, 2, 5]),
                 )
-
-
-def _at_or_after(epoch_ms: int) -> datetime:
-    """The time to schedule a check due at ``epoch_ms``: RQ keeps a scheduled job's time in
-    whole seconds, cut down, so the next whole second (a check run early would find time
-    left and do nothing)."""
-    return datetime.fromtimestamp(-(-epoch_ms // 1000), UTC)
 
 
 class InlineBots:

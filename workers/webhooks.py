@@ -26,7 +26,6 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from typing import Any, Protocol
 
 from rq import Queue, Retry
@@ -35,6 +34,7 @@ from core.errors import CommandError
 from core.jobs import queue_names
 from core.platform import Platform
 from core.webhooks import FINAL, Address, AllowList, Target, backoff_seconds, signature
+from workers.due import at_or_after
 from workers.runtime import current
 
 log = logging.getLogger(__name__)
@@ -242,9 +242,8 @@ def schedule(platform: Platform, delivery: str, seconds: float) -> None:
     and a worker's ``sweep`` picks it up."""
     if platform.config.inline_jobs:
         return
-    _queue(platform).enqueue_in(
-        timedelta(seconds=max(1.0, seconds)), deliver_job, delivery, job_timeout=JOB_TIMEOUT, **_options()
-    )
+    due = int(time.time() * 1000 + max(1.0, seconds) * 1000)
+    _queue(platform).enqueue_at(at_or_after(due), deliver_job, delivery, job_timeout=JOB_TIMEOUT, **_options())
 
 
 def sweep(platform: Platform, clock: Clock = time.time) -> int:

@@ -389,3 +389,49 @@ def test_a_finished_game_can_be_neither_aborted_nor_resigned(client: FlaskClient
             refused = client.post(f"/v1/games/{game['id']}/{path}", headers=seats[seat])
             assert refused.status_code == 409 and refused.get_json()["code"] == "game_over"
     assert versions(platform, game["id"]) == before
+
+
+def test_abandonment_counts_turns_the_timer_played_not_its_moves(client: FlaskClient, platform: Platform) -> None:
+    """In Fortress a turn is three moves: the timer playing all three of an absent seat's
+    turn is one turn played for it, so with ``abandon_after`` 2 the seat is still in after
+    one such turn and has abandoned after the second (it was out after one turn when the
+    timer's moves were counted)."""
+    answer = client.post(
+        "/v1/games",
+        json={
+            "kind": "fortress-siege",
+            "players": [{"name": "ann"}, {"name": "bob"}],
+            "turn_seconds": 30,
+            "abandon_after": 2,
+        },
+    )
+    assert answer.status_code == 201, answer.get_json()
+    game_id = answer.get_json()["id"]
+    absent = sorted(platform.handler.load(game_id).to_act())[0]
+
+    def turn_of(seat: int, actor: str) -> int:
+        moves = 0
+        while (table := platform.handler.load(game_id)).status == "active" and seat in table.to_act():
+            if actor == "timeout":
+                played = play_bot(platform, game_id, seat, table.version, actor="timeout", level="greedy")
+                assert played.startswith("played"), played
+                platform.handler.abandoned(game_id, seat)
+            else:
+                action = table.game.legal_actions(table.state, seat)[0]
+                platform.handler.act(game_id, seat, action, table.version)
+            moves += 1
+        return moves
+
+    assert turn_of(absent, "timeout") >= 2, "a turn of several moves, all the timer's"
+    table = platform.handler.load(game_id)
+    assert table.status == "active" and table.seats[absent].left is None, "one turn played for it is not two"
+    assert table.idle[absent] == 1
+    turn_of(1 - absent, "human")
+    assert platform.handler.load(game_id).idle[absent] == 1, "the other seat's turn leaves it as it was"
+    turn_of(absent, "timeout")
+    over = platform.handler.load(game_id)
+    assert over.seats[absent].left == "abandonment" or (
+        over.status == "finished" and over.outcome is not None and over.outcome["ending"] == "abandonment"
+    ), (over.status, over.outcome, over.idle)
+    abandoned = [e for e in platform.store.read(game_id) if e.type == "Abandoned"]
+    assert len(abandoned) == 1 and abandoned[0].data == {"seat": absent, "timeouts": 2}

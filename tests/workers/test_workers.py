@@ -9,13 +9,15 @@ import pytest
 import redis
 from rq import Queue
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from core.config import Config
 from core.platform import Platform
 from games import registry
+from projections.lifecycle import ms
 from tests.conftest import burst_worker
 from workers import wiring
-from workers.jobs import bot_turn
+from workers.jobs import bot_turn, job_id, turn_deadline, turn_timeout
 from workers.rq_worker import TurnWorker
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
@@ -58,19 +60,63 @@ def test_a_lost_bot_turn_is_played_when_a_worker_starts(platform: Platform) -> N
     assert platform.handler.load(table.game_id).status == "finished"
 
 
-def test_a_turn_timer_plays_for_a_seat_that_does_not_act(platform: Platform) -> None:
+def run_scheduler(platform: Platform) -> None:
+    """What RQ's scheduler does each second: the scheduled jobs now due go on their queues."""
     from rq.scheduler import RQScheduler as Scheduler
 
-    table = platform.handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], turn_seconds=1).table
-    time.sleep(1.2)
     scheduler = Scheduler(list(queue_names(platform)), connection=platform.redis)
     scheduler.acquire_locks()
     scheduler.enqueue_scheduled_jobs()
     scheduler.release_locks()
+
+
+def scheduled_at(platform: Platform, job: str) -> float | None:
+    """When RQ will run a scheduled job (its registry keeps whole seconds), or None."""
+    registry = ScheduledJobRegistry(queue_names(platform)[0], connection=platform.redis)
+    score = platform.redis.zscore(registry.key, job)
+    return None if score is None else float(score)
+
+
+def test_a_turn_timer_plays_for_a_seat_that_does_not_act(platform: Platform) -> None:
+    table = platform.handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], turn_seconds=1).table
+    due = scheduled_at(platform, job_id("timeout", table.game_id, table.version, 0))
+    assert due is not None
+    time.sleep(max(0.0, due - time.time()) + 0.05)
+    run_scheduler(platform)
     work(platform)
     after = platform.handler.load(table.game_id)
     timed_out = [e for e in platform.store.read(table.game_id) if e.actor == "timeout"]
     assert after.version > table.version and timed_out and timed_out[0].seat == 0
+    assert ms(timed_out[0].at) >= turn_deadline(table), "the timer played before its deadline"
+
+
+def test_turn_timers_are_scheduled_at_or_after_their_deadlines(platform: Platform) -> None:
+    """RQ keeps a scheduled job's time in whole seconds, cut down: a timer due at 12.4 s
+    scheduled as "in 2 s" at 10.4 s would run at 12 s. Each is scheduled for the whole
+    second at or after its deadline, whatever the fraction of the second the turn began at."""
+    early = []
+    for index in range(12):
+        time.sleep(0.083)  # turns that begin at every part of a second
+        table = platform.handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], turn_seconds=2).table
+        due = scheduled_at(platform, job_id("timeout", table.game_id, table.version, 0))
+        assert due is not None, "a timer is scheduled for the seat to act"
+        if due * 1000 < turn_deadline(table):
+            early.append((index, turn_deadline(table) - due * 1000))
+    assert early == [], f"timers scheduled before their deadline (ms early): {early}"
+
+
+def test_a_turn_timer_run_before_its_deadline_plays_nothing_and_waits_for_it(platform: Platform) -> None:
+    """A timer that runs early (a worker whose clock runs ahead of the one that stamped the
+    turn) plays nothing and schedules itself again for the deadline."""
+    table = platform.handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}], turn_seconds=30).table
+    Queue(queue_names(platform)[0], connection=platform.redis).enqueue(
+        turn_timeout, table.game_id, 0, table.version, job_id="timeout-early-run"
+    )
+    work(platform)
+    assert platform.handler.load(table.game_id).version == table.version, "an early timer played"
+    again = f"{job_id('timeout', table.game_id, table.version, 0)}-{turn_deadline(table)}"
+    due = scheduled_at(platform, again)
+    assert due is not None and due * 1000 >= turn_deadline(table)
 
 
 KINDS = [k for k in registry.keys() if k != "tiny"]

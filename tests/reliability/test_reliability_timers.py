@@ -1,0 +1,63 @@
+"""Turn timers on time, through the real `tablestream worker` and its RQ scheduler: over
+200 timers of games whose turns begin at every fraction of a second, none plays before its
+deadline (the turn's start in the log, plus the per-turn limit), and how late they play
+is printed. RQ keeps scheduled times in whole seconds and looks for due jobs once a
+second, so a timer is scheduled for the whole second at or after its deadline and plays
+up to about two seconds after it; the bound asserted here is that, with room for a
+loaded machine."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from core.config import Config
+from core.platform import Platform
+from projections.lifecycle import ms
+from tests.reliability.procs import RedisServer, Service, service_env, wait_for
+from workers.scheduling import RQScheduler
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+GAMES = 40
+TIMERS = 200
+LATE_BOUND_MS = 4_000  # whole seconds up (<1 s), RQ's one-second look (<1 s), a loaded machine
+
+
+def test_two_hundred_turn_timers_none_early(own_redis: RedisServer, tmp_path: Path) -> None:
+    prefix = "timers"
+    platform = Platform(Config(redis_url=own_redis.url, prefix=prefix), own_redis.client())
+    platform.handler.scheduler = RQScheduler(platform)
+    players = [{"name": "ann"}, {"name": "bob"}]
+    ids = []
+    for _ in range(GAMES):
+        time.sleep(0.023)  # turns that begin at every part of a second
+        table = platform.handler.create_game(
+            "fortress-royals", players, turn_seconds=1, lifecycle={"abandon_after": 100}
+        ).table
+        ids.append(table.game_id)
+    worker = Service(["worker"], service_env(own_redis.url, prefix), tmp_path / "worker.log").start()
+
+    def timer_moves() -> list[tuple[int, int]]:
+        """(how late, ms) of each timer move: its time against the turn's start (the event
+        before its batch) plus 1 s."""
+        found = []
+        for game_id in ids:
+            events = platform.store.read(game_id)
+            for before, event in zip(events, events[1:], strict=False):
+                if event.type == "ActionTaken" and event.actor == "timeout":  # first of its batch
+                    found.append((ms(event.at) - ms(before.at) - 1000, event.version))
+        return found
+
+    try:
+        wait_for(lambda: len(timer_moves()) >= TIMERS, 120, 0.5, f"{TIMERS} timer moves")
+    finally:
+        worker.stop()
+    late = sorted(delay for delay, _ in timer_moves())
+    early = [delay for delay in late if delay < 0]
+    p50, p99 = late[len(late) // 2], late[min(len(late) - 1, int(0.99 * len(late)))]
+    print(f"\n{len(late)} turn timers: {len(early)} early; late by p50 {p50} ms, p99 {p99} ms, most {late[-1]} ms")
+    assert early == [], f"{len(early)} timers played before their deadline, by up to {-min(early)} ms"
+    assert p99 <= LATE_BOUND_MS, f"p99 {p99} ms late"
