@@ -131,8 +131,27 @@ def turn_timeout(game_id: str, seat: int, version: int) -> str:
 
 
 def flag_check(game_id: str, seat: int) -> str:
-    """At a clock's deadline: the flag falls if the seat's time has run out."""
-    return current().handler.flag(game_id, seat)
+    """At a clock's deadline: the flag falls if the seat's time has run out. A check that
+    finds the seat's clock still running with time left ran early (a host whose clock runs
+    ahead of the one that stamped the moves): it schedules itself again for the deadline."""
+    platform = current()
+    checked = platform.handler.flag(game_id, seat)
+    if checked != "time left":
+        return checked
+    table = platform.tables.load(game_id)
+    deadline = table.clock.deadline(seat) if table is not None and table.clock is not None else None
+    running = get_current_job()
+    if table is None or deadline is None or running is None:
+        return checked
+    Queue(running.origin, connection=running.connection).enqueue_at(
+        at_or_after(deadline),
+        flag_check,
+        game_id,
+        seat,
+        job_id=f"{job_id('flag', game_id, table.version, seat)}-{deadline}",
+        job_timeout=running.timeout,
+    )
+    return f"time left: again at {deadline}"
 
 
 def open_seats_check(game_id: str) -> str:

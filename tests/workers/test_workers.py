@@ -17,7 +17,7 @@ from games import registry
 from projections.lifecycle import ms
 from tests.conftest import burst_worker
 from workers import wiring
-from workers.jobs import bot_turn, job_id, turn_deadline, turn_timeout
+from workers.jobs import bot_turn, flag_check, job_id, turn_deadline, turn_timeout
 from workers.rq_worker import TurnWorker
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
@@ -199,3 +199,23 @@ def test_a_bot_that_the_game_leaves_behind_mid_search_stops_and_appends_nothing(
     assert bot_turn(table.game_id, seat, table.version) == "moved on"
     assert len(iterations) < games.ismcts.ITERATIONS["fortress-royals"], "the search stopped early"
     assert not [e for e in p.store.read(table.game_id) if e.type == "ActionTaken"]
+
+
+def test_a_flag_check_run_before_the_deadline_lets_the_clock_run_and_checks_again_at_it(platform: Platform) -> None:
+    """A flag check that runs early (a worker whose clock runs ahead of the one that stamped
+    the moves) finds time left: no flag falls, and it checks again at the deadline rather
+    than never."""
+    clock = {"initial": 30, "increment": 0}
+    players = [{"name": "ann"}, {"name": "bob"}]
+    table = platform.handler.create_game("fortress-royals", players, lifecycle={"clock": clock}).table
+    assert table.clock is not None
+    seat = sorted(table.clock.running())[0]
+    deadline = table.clock.deadline(seat)
+    assert deadline is not None
+    Queue(queue_names(platform)[0], connection=platform.redis).enqueue(
+        flag_check, table.game_id, seat, job_id="flag-early-run"
+    )
+    work(platform)
+    assert not [e for e in platform.store.read(table.game_id) if e.type == "FlagFell"], "a flag fell with time left"
+    due = scheduled_at(platform, f"{job_id('flag', table.game_id, table.version, seat)}-{deadline}")
+    assert due is not None and due * 1000 >= deadline, "the check is not scheduled again for the deadline"
