@@ -121,7 +121,7 @@ def turn_timeout(game_id: str, seat: int, version: int) -> str:
                     job_id=f"{job_id('timeout', game_id, version, seat)}-{due}",
                     job_timeout=running.timeout,
                 )
-                return f"not due: again at {due}"
+            return f"not due until {due}"
     played = bot_turn(game_id, seat, version, actor="timeout", level="greedy")
     if played.startswith("played"):
         left = current().handler.abandoned(game_id, seat)
