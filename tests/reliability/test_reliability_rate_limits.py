@@ -130,6 +130,7 @@ def burst(url: str, token: str, orders: Any, results: Any) -> None:
     assert order == "quit", order
 
 
+@pytest.mark.solo
 def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
     own_redis: RedisServer, tmp_path: Path
 ) -> None:
