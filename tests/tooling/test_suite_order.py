@@ -42,3 +42,12 @@ def test_each_heavy_entry_names_a_test_and_they_come_first_in_their_order() -> N
         assert rank in ranks, f"HEAVIEST names {start}, which is no test"
     assert ranks == sorted(ranks), "the heaviest tests do not start first, in their order"
     assert nodes[-1].startswith("tests/tooling/test_suite_order.py::"), "a light test moved ahead"
+
+
+def test_the_timing_checks_run_alone() -> None:
+    """The tests that compare latencies under load with latencies without it are marked
+    ``solo`` (the README's command runs them after the parallel part): among the parallel
+    tests, the others' load would be measured, not the server's."""
+    solo = collected("-m", "solo", "tests/reliability")
+    assert any("test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast" in node for node in solo), solo
+    assert any("test_reliability_crowd.py" in node for node in solo), solo
