@@ -66,20 +66,17 @@ def _deployed(state: State, event: GameEvent) -> State:
     return _spend(_put(state, seat, player))
 
 
-def _armored(state: State, event: GameEvent) -> State:
-    seat, card = event.data["seat"], event.data["card"]
-    player = state.players[seat]
-    player = replace(player, hand=_without(player.hand, [card]))
-    player = _change_character(player, event.data["character"], lambda c: replace(c, armor=card))
-    return _spend(_put(state, seat, player))
+def _fitted(slot: str) -> Evolver:
+    """A card from the hand fitted to a character as its ``slot`` (armor or weapon)."""
 
+    def fit(state: State, event: GameEvent) -> State:
+        seat, card = event.data["seat"], event.data["card"]
+        player = state.players[seat]
+        player = replace(player, hand=_without(player.hand, [card]))
+        player = _change_character(player, event.data["character"], lambda c: replace(c, **{slot: card}))
+        return _spend(_put(state, seat, player))
 
-def _equipped(state: State, event: GameEvent) -> State:
-    seat, card = event.data["seat"], event.data["card"]
-    player = state.players[seat]
-    player = replace(player, hand=_without(player.hand, [card]))
-    player = _change_character(player, event.data["character"], lambda c: replace(c, weapon=card))
-    return _spend(_put(state, seat, player))
+    return fit
 
 
 def _discarded(state: State, event: GameEvent) -> State:
@@ -221,8 +218,8 @@ EVOLVE: dict[str, Evolver] = {
     "CardDrawn": _drawn,
     "TombstoneDrawn": _drawn,
     "CharacterDeployed": _deployed,
-    "ArmorFitted": _armored,
-    "WeaponFitted": _equipped,
+    "ArmorFitted": _fitted("armor"),
+    "WeaponFitted": _fitted("weapon"),
     "CardDiscarded": _discarded,
     "CharacterDismissed": _dismissed,
     "BarrageFired": _barrage,
