@@ -16,8 +16,6 @@ import random
 import time
 from collections.abc import Callable
 
-from rq import Queue, get_current_job
-
 from core.errors import Code, CommandError
 from core.platform import Platform
 from core.tooling import audit_game, render_replay
@@ -25,7 +23,7 @@ from games.bots import choose
 from games.rng import keyed_rng
 from projections.lifecycle import ms
 from projections.table import Table
-from workers.due import at_or_after
+from workers.due import again_at
 from workers.projector import Projector
 from workers.runtime import current
 
@@ -110,17 +108,7 @@ def turn_timeout(game_id: str, seat: int, version: int) -> str:
     if table is not None and table.version == version and table.turn_seconds:
         due = turn_deadline(table)
         if platform.handler.now_ms() < due:
-            running = get_current_job()
-            if running is not None:
-                Queue(running.origin, connection=running.connection).enqueue_at(
-                    at_or_after(due),
-                    turn_timeout,
-                    game_id,
-                    seat,
-                    version,
-                    job_id=f"{job_id('timeout', game_id, version, seat)}-{due}",
-                    job_timeout=running.timeout,
-                )
+            again_at(due, turn_timeout, game_id, seat, version, job_id=job_id("timeout", game_id, version, seat))
             return f"not due until {due}"
     played = bot_turn(game_id, seat, version, actor="timeout", level="greedy")
     if played.startswith("played"):
@@ -140,17 +128,10 @@ def flag_check(game_id: str, seat: int) -> str:
         return checked
     table = platform.tables.load(game_id)
     deadline = table.clock.deadline(seat) if table is not None and table.clock is not None else None
-    running = get_current_job()
-    if table is None or deadline is None or running is None:
+    if table is None or deadline is None:
         return checked
-    Queue(running.origin, connection=running.connection).enqueue_at(
-        at_or_after(deadline),
-        flag_check,
-        game_id,
-        seat,
-        job_id=f"{job_id('flag', game_id, table.version, seat)}-{deadline}",
-        job_timeout=running.timeout,
-    )
+    if not again_at(deadline, flag_check, game_id, seat, job_id=job_id("flag", game_id, table.version, seat)):
+        return checked
     return f"time left: again at {deadline}"
 
 
