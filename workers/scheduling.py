@@ -15,7 +15,7 @@ from core.jobs import queue_names as core_queue_names
 from projections.lifecycle import ms
 from projections.table import Table
 from workers.due import at_or_after
-from workers.jobs import bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
+from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
 
 if TYPE_CHECKING:
     from core.platform import Platform
@@ -98,7 +98,7 @@ class RQScheduler:
     def after_append(self, table: Table) -> None:
         self.lifecycle(table)
         bots = [seat for seat in sorted(table.to_act()) if table.seats[seat].bot]
-        if bots:
+        if bots and CHAINING.get() != table.game_id:  # a chain plays its game's next bot turn itself
             # One round trip (one MULTI) for the turns, where RQ alone takes two per job: on a
             # Redis that fsyncs every write, each is an fsync between a move and the bot's answer.
             with self.bots.connection.pipeline() as pipe:

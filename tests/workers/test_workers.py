@@ -16,8 +16,8 @@ from core.platform import Platform
 from games import registry
 from projections.lifecycle import ms
 from tests.conftest import burst_worker
-from workers import wiring
-from workers.jobs import bot_turn, flag_check, job_id, turn_deadline, turn_timeout
+from workers import jobs, wiring
+from workers.jobs import bot_command_id, bot_turn, flag_check, job_id, play_bot, turn_deadline, turn_timeout
 from workers.rq_worker import TurnWorker
 from workers.scheduling import BOT_TIMEOUT, RQScheduler, queue_names, sweep_stalled
 
@@ -58,6 +58,62 @@ def test_a_lost_bot_turn_is_played_when_a_worker_starts(platform: Platform) -> N
     assert sweep_stalled(platform) == 1
     work(platform)
     assert platform.handler.load(table.game_id).status == "finished"
+
+
+def bot_moves(platform: Platform, game_id: str) -> list[Any]:
+    return [e for e in platform.store.read(game_id) if e.type == "ActionTaken"]
+
+
+def test_one_bot_job_plays_the_bot_turns_that_follow_each_as_its_own_command(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's job goes on with the bot turns after its own: each is appended as its own
+    command, with the id of its own turn, and no job is left queued for a turn it played."""
+    monkeypatch.setattr(jobs, "CHAIN_SECONDS", 60.0)  # the turn count, not a loaded machine, ends it
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"bot": "random"}]).table
+    queue = Queue(queue_names(platform)[0], connection=platform.redis)
+    first = job_id("bot", table.game_id, table.version, 0)
+    assert queue.job_ids == [first]
+    assert bot_turn(table.game_id, 0, table.version).startswith("played")
+    after = platform.handler.load(table.game_id)
+    moves = bot_moves(platform, table.game_id)
+    seed = platform.vault.seed(table.game_id)
+    assert after.status == "finished" and len(moves) > 1
+    assert [m.command_id for m in moves] == [bot_command_id(seed, m.version - 1, m.seat) for m in moves]
+    assert queue.job_ids == [first], "a job was queued for a turn the chain played"
+
+
+def test_a_bot_job_hands_the_turns_after_its_limit_to_one_new_job(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "CHAIN_TURNS", 3)
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"bot": "random"}]).table
+    queue = Queue(queue_names(platform)[0], connection=platform.redis)
+    queue.empty()
+    assert bot_turn(table.game_id, 0, table.version).endswith("then 2 more turns")
+    now = platform.handler.load(table.game_id)
+    assert len(bot_moves(platform, table.game_id)) == 3 and now.status == "active"
+    (seat,) = now.to_act()
+    assert queue.job_ids == [job_id("bot", table.game_id, now.version, seat)]
+    work(platform)
+    assert platform.handler.load(table.game_id).status == "finished"
+
+
+def test_a_bot_job_run_again_after_its_chain_died_plays_on_from_where_the_game_is(platform: Platform) -> None:
+    """A chain killed after appending a turn owes the next; the job, run again by RQ's retry,
+    finds its own turn played and goes on from there, and no turn is played twice."""
+    table = platform.handler.create_game("tiny", [{"bot": "random"}, {"bot": "random"}]).table
+    token = jobs.CHAINING.set(table.game_id)  # the dead chain: its turn appended, nothing enqueued
+    try:
+        assert play_bot(platform, table.game_id, 0, table.version).startswith("played")
+    finally:
+        jobs.CHAINING.reset(token)
+    queue = Queue(queue_names(platform)[0], connection=platform.redis)
+    assert queue.job_ids == [job_id("bot", table.game_id, table.version, 0)], "only the dead chain's own job"
+    work(platform)
+    moves = bot_moves(platform, table.game_id)
+    assert platform.handler.load(table.game_id).status == "finished"
+    assert len({m.version for m in moves}) == len(moves) and len({m.command_id for m in moves}) == len(moves)
 
 
 def run_scheduler(platform: Platform) -> None:
@@ -171,7 +227,7 @@ def test_an_ismcts_bot_stops_searching_at_the_configured_deadline_and_still_play
     table = p.handler.create_game("fortress-royals", [{"bot": "ismcts"}, {"bot": "ismcts"}]).table
     seat = sorted(table.to_act())[0]
     assert len(table.game.legal_actions(table.state, seat)) > 1, "a choice to search"
-    assert bot_turn(table.game_id, seat, table.version).startswith("played")
+    assert play_bot(p, table.game_id, seat, table.version).startswith("played")
     assert iterations == [], "a deadline already past: no iteration"
     taken = [e for e in p.store.read(table.game_id) if e.type == "ActionTaken"]
     assert len(taken) == 1 and taken[0].actor == "bot"
@@ -196,7 +252,7 @@ def test_a_bot_that_the_game_leaves_behind_mid_search_stops_and_appends_nothing(
         return real_iterate(*args, **kwargs)
 
     monkeypatch.setattr(games.ismcts, "_iterate", iterate)
-    assert bot_turn(table.game_id, seat, table.version) == "moved on"
+    assert play_bot(p, table.game_id, seat, table.version) == "moved on"
     assert len(iterations) < games.ismcts.ITERATIONS["fortress-royals"], "the search stopped early"
     assert not [e for e in p.store.read(table.game_id) if e.type == "ActionTaken"]
 
