@@ -36,6 +36,7 @@ the re-deal ``determinize`` does (``shuffled_hidden``, ``redeal``).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -400,6 +401,26 @@ HANDED_OVER: Mapping[str, tuple[str, ...]] = {
 tests/games/test_shape.py checks), which ``GameBase`` hands over to by name."""
 
 
+def remembered(legal_actions: Callable[[State, int], list[Action]]) -> Callable[[State, int], list[Action]]:
+    """``legal_actions`` keeping its last answer: asked again for the same state object and
+    seat, it lists them once. That is the common case: a bot or a client chooses from the
+    list, then ``decide`` checks the choice against it. A state is an immutable value, so
+    its list cannot have changed; each caller gets a list of its own. The one answer kept
+    is replaced whole, so threads sharing a game see an old answer or a new one, never half."""
+    kept: list[tuple[State, int, tuple[Action, ...]]] = [(None, -1, ())]
+
+    @functools.wraps(legal_actions)
+    def listed(state: State, seat: int) -> list[Action]:
+        held, held_seat, actions = kept[0]
+        if held is state and held_seat == seat:
+            return list(actions)
+        fresh = legal_actions(state, seat)
+        kept[0] = (state, seat, tuple(fresh))
+        return fresh
+
+    return listed
+
+
 class GameBase:
     """The contract's one implementation: the decide template and the defaults, handing
     each function over to the game package's module that holds it.
@@ -468,7 +489,7 @@ class GameBase:
             for name in names:
                 function = getattr(module, name, None)
                 if function is not None and name not in cls.__dict__:
-                    setattr(cls, name, staticmethod(function))
+                    setattr(cls, name, staticmethod(remembered(function) if name == "legal_actions" else function))
         bot = cls.__dict__.get("bot_module")
         if bot is not None and "ismcts_iterations" not in cls.__dict__:
             cls.ismcts_iterations = getattr(bot, "ISMCTS_ITERATIONS", None)
