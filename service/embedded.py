@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 
 def die_with_parent() -> None:
@@ -112,7 +114,9 @@ class EmbeddedRedis:
             return
         (self.data_dir / URL_FILE).unlink(missing_ok=True)
         try:
-            redis.Redis(unix_socket_path=str(self.socket)).shutdown(nosave=True)
+            # No retries: the server closing the connection is the answer SHUTDOWN expects,
+            # and redis-py's default retries would wait out their backoff (3 s) for nothing.
+            redis.Redis(unix_socket_path=str(self.socket), retry=Retry(NoBackoff(), 0)).shutdown(nosave=True)
         except redis.RedisError:
             pass
         try:
