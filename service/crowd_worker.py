@@ -3,6 +3,7 @@ Imported by gunicorn alone (by its class path), in the worker process it patches
 
 from __future__ import annotations
 
+import socket
 import warnings
 from typing import Any
 
@@ -29,7 +30,30 @@ class CrowdWorker(GeventWorker):  # type: ignore[misc]
         self.header_seconds = config.header_seconds
         self.trusted_proxies = config.trusted_proxies
         self.connections = OpenCounts(config.connections_per_address)
+        self.between_requests: set[socket.socket] = set()
         super().init_process()
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        """A graceful stop (SIGTERM): requests and streams under way get the graceful time to
+        finish, but a connection kept alive between requests is closed at once, as a client
+        of HTTP/1.1 expects any such connection may be. Else every idle client would hold
+        the worker, and each stop or restart, for the whole graceful time."""
+        super().handle_exit(sig, frame)
+        gevent.spawn(self._close_between_requests)  # out of the signal handler
+
+    def _close_between_requests(self) -> None:
+        for client in list(self.between_requests):
+            try:
+                client.shutdown(socket.SHUT_RDWR)  # its handler reads the end and closes it
+            except OSError:
+                pass
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        self.between_requests.discard(sock)
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        finally:
+            self.between_requests.add(sock)  # if it stays open, it waits for the next one
 
     def patch(self) -> None:
         # The only module gevent names as importing ssl before the patch is redis.asyncio,
@@ -55,9 +79,11 @@ class CrowdWorker(GeventWorker):  # type: ignore[misc]
             finally:
                 client.close()
             return
+        self.between_requests.add(client)
         try:
             client.settimeout(STALLED_SECONDS)
             AsyncWorker.handle(self, listener, client, addr)
         finally:
+            self.between_requests.discard(client)
             if capped:
                 self.connections.give_back(address)
