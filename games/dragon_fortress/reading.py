@@ -8,6 +8,8 @@ those modules needs another's code to know what the table says.
 
 from __future__ import annotations
 
+import functools
+
 from games.base import Action
 from games.dragon_fortress.cards import (
     DRAGON_IDS,
@@ -49,7 +51,10 @@ def victory_points(estate: Estate, revision: int) -> int:
     return in_line + sum(map(points.__getitem__, estate.trophies))
 
 
+@functools.lru_cache(maxsize=4096)
 def phase_in_line(line: tuple[str, ...]) -> int:
+    # Asked for every upgrade each time the acquire step's choices are listed: remembered
+    # for the lines seen lately (a line is an immutable tuple of card ids).
     return max((TYPE_OF[card].rank for card in line), default=0)
 
 
@@ -121,12 +126,12 @@ def purchase_problem(table: State, seat: int, upgrade: CardType) -> str | None:
     """Why ``seat`` may not purchase ``upgrade`` now, or None when it may."""
     estate = table.estates[seat]
     index = UPGRADE_INDEX[upgrade.key]
-    phase_name = PHASES[upgrade.phase - 1].name
     if estate.bought_last_turn:
         return "You purchased on your last turn; you may never purchase two turns in a row."
     if not table.upgrade_piles[index]:
         return f"No {upgrade.name} is left to purchase."
     if phase_in_line(estate.line) < upgrade.phase:
+        phase_name = PHASES[upgrade.phase - 1].name
         return f"A {upgrade.name} needs a {phase_name} (or a later phase card) in your Estate Line."
     if gold_power(estate.line) < upgrade.gold_cost:
         return f"A {upgrade.name} needs {upgrade.gold_cost} gold in your Estate Line."
