@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -19,7 +20,7 @@ from typing import Any, Protocol
 from core.errors import Code, CommandError, log_damaged
 from core.vault import Secrets
 from events.envelope import Envelope, NewEvent
-from events.ledger import Ledger
+from events.ledger import Ledger, LedgerUnavailable
 from events.store import CommandReused, EventStore, LogDamaged, VersionConflict
 from games.base import Decision, Game, GameEvent, IllegalAction, State
 from games.rng import Draws, derive_rng
@@ -27,6 +28,8 @@ from projections.lifecycle import final_outcome, ms
 from projections.table import PLATFORM_EVENTS, Table
 from projections.tables import Tables
 from projections.views import sealed_data
+
+log = logging.getLogger(__name__)
 
 
 class Scheduler(Protocol):
@@ -190,7 +193,7 @@ class Commands:
             return self._replayed(table, result.first_version, result.last_version)
         new = self.tables.advance(table, list(result.envelopes), decided)
         if new.status == "finished":
-            self.record_finished(new)
+            self._on_the_ledger(new)
         self._scheduled(new)
         if command_id is not None:
             confirm(result.replicated)
@@ -201,6 +204,16 @@ class Commands:
         if self.ledger is None or table.status != "finished":
             return None
         return self.ledger.record(table.game_id, table.kind, table.version, table.head_hash, table.updated_at)
+
+    def _on_the_ledger(self, table: Table) -> None:
+        """The game that just ended on the ledger, if the ledger can be written now. The
+        ledger is one slot, and its node being away must not fail the move that ended the
+        game (appended, and answered to its player): the projector records every finished
+        game the ledger lacks when it applies it, and tries again until the ledger answers."""
+        try:
+            self.record_finished(table)
+        except LedgerUnavailable as error:
+            log.warning("game %s ended; the projector will put it on the ledger: %s", table.game_id, error)
 
     def _sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
         """``events`` ready to follow ``table``'s version, hidden values sealed."""

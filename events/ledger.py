@@ -62,6 +62,10 @@ def verify_entries(entries: Iterable[Mapping[str, Any]], prev: str = GENESIS_HAS
     return None
 
 
+class LedgerUnavailable(Exception):
+    """The ledger's Redis (one slot) could not be reached or written; nothing was recorded."""
+
+
 class Ledger:
     def __init__(
         self,
@@ -90,7 +94,14 @@ class Ledger:
         self._notes: dict[int, str] = {}
 
     def record(self, game_id: str, kind: str, version: int, head_hash: str, at: str) -> dict[str, Any]:
-        """Add a finished game's final head (once: a game already there keeps its entry)."""
+        """Add a finished game's final head (once: a game already there keeps its entry).
+        ``LedgerUnavailable`` when the ledger's Redis cannot be reached or written."""
+        try:
+            return self._recorded(game_id, kind, version, head_hash, at)
+        except redis.RedisError as error:
+            raise LedgerUnavailable(f"the ledger could not be written: {error}") from error
+
+    def _recorded(self, game_id: str, kind: str, version: int, head_hash: str, at: str) -> dict[str, Any]:
         while True:
             last = self.last()
             prev = GENESIS_HASH if last is None else str(last["entry_hash"])

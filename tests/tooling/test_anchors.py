@@ -9,13 +9,14 @@ import random
 
 import fakeredis
 import pytest
+import redis
 
 from core.config import Config
 from core.errors import CommandError
 from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
-from events.ledger import verify_entries
+from events.ledger import LedgerUnavailable, verify_entries
 from projections.views import sealed_data
 from service.app import create_app
 from tests.tooling.conftest import humans, play
@@ -192,6 +193,30 @@ def test_the_ledger_chains_every_finished_game_and_the_projector_records_one_the
     tampered = [dict(e) for e in page["entries"]]
     tampered[1]["version"] += 1
     assert verify_entries(tampered) == "ledger entry 2 does not match its hash"
+
+
+def test_a_ledger_away_fails_no_move_and_the_projector_records_the_game_once_it_answers(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger is one slot: with its node away, the move that ends a game is appended
+    and answered all the same; the projector, which fails on that game (the notice stays
+    pending) while the ledger is away, puts it on the ledger once the ledger answers."""
+    ended = finished(platform, 5)
+
+    def away(*args: object, **kwargs: object) -> None:
+        raise redis.ConnectionError("the ledger's node is away")
+
+    monkeypatch.setattr(platform.ledger, "_record", away)
+    missed = finished(platform, 6)  # every move answered, the last one included
+    table = platform.handler.load(missed)
+    assert table.status == "finished" and platform.ledger.of(missed) is None
+    with pytest.raises(LedgerUnavailable):
+        Projector(platform).apply(missed)
+    monkeypatch.undo()
+    Projector(platform).apply(missed)
+    entries = platform.ledger.page()
+    assert [e["game"] for e in entries] == [ended, missed] and verify_entries(entries) is None
+    assert (entries[1]["version"], entries[1]["hash"]) == (table.version, table.head_hash)
 
 
 def test_every_answer_carries_the_head(platform: Platform) -> None:
