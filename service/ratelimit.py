@@ -2,6 +2,10 @@
 per bearer token, ``limit`` requests per ``window``, at most ``limit`` of them at once
 from rest and then evenly spaced, one every ``window / limit``. Both checks, and the
 read of whom the token acts for, are one atomic Lua round trip on Redis's own clock.
+On a cluster each counter is a slot of its own, so no one master holds what every
+request reads: the token's counter, the address's and the owner are read one after
+the other. While the counters' Redis is away (a master killed, until its replica is
+promoted), each process judges requests by counters of its own (``LocalCounter``).
 
 A fixed window lets a client spend its whole allowance in the window's first
 milliseconds, every window, and twice over across a window's end; the requests of
@@ -24,12 +28,14 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import redis
 
-from events.keys import clustered, group
+from events.keys import clustered
 
 HIT_LUA = """
 -- KEYS[1]: the address's state; KEYS[2], KEYS[3] (optional): the token's state and the
@@ -78,17 +84,22 @@ class Hit:
     refused_by: int | None
     wait_ms: int = 0
     owner: bytes | None = None
+    local: bool = False
+    """Judged by this process's own counters (``LocalCounter``), the owner unread."""
 
 
 class RateCounter:
-    """The one-round-trip checking script, registered once per Redis client."""
+    """The one-round-trip checking script, registered once per Redis client, and this
+    process's own counters for when the Redis ones are away (``LocalCounter``)."""
 
     def __init__(self, client: redis.Redis) -> None:
         self._client = client
         self._hit = client.register_script(HIT_LUA)
-        # On a cluster the counters share one slot (``counter_key``) and the owner's key
-        # lives in another: it is read by a second command.
+        # On a cluster each counter has a slot of its own (``counter_key``), so the token's
+        # and the address's are checked one after the other, and the owner's key is read
+        # by a command of its own.
         self._clustered = clustered(client)
+        self.local = LocalCounter()
 
     def hit(
         self,
@@ -100,14 +111,83 @@ class RateCounter:
     ) -> Hit:
         """Check one request against ``address_key`` and, given ``(token state, token
         owner key)``, against the token too, reading the owner in the same step. An
-        allowed request spends one from each; a refused one spends nothing."""
+        allowed request spends one from each; a refused one spends nothing (on a cluster,
+        a request its address refuses has spent one of its token's). With the counters'
+        Redis away, this process's own counters judge it, at the same limits, and the
+        owner is not read (``Hit.local``)."""
         window_ms = max(1, round(window_seconds * 1000))
-        keys = [address_key, *token_keys] if token_keys else [address_key]
-        owner_key = keys.pop() if self._clustered and len(keys) == 3 else None
-        refused, wait, owner = self._hit(keys=keys, args=[window_ms, max(1, address_limit), max(1, token_limit)])
-        if owner_key is not None:
-            owner = self._client.get(owner_key)
-        return Hit(int(refused) or None, int(wait), owner or None)
+        try:
+            if self._clustered:
+                return self._hit_apart(address_key, address_limit, window_ms, token_keys, token_limit)
+            keys = [address_key, *token_keys] if token_keys else [address_key]
+            refused, wait, owner = self._hit(keys=keys, args=[window_ms, max(1, address_limit), max(1, token_limit)])
+            return Hit(int(refused) or None, int(wait), owner or None)
+        except redis.RedisError:
+            return self.local.hit(address_key, address_limit, window_ms, token_keys, token_limit)
+
+    def _hit_apart(
+        self,
+        address_key: str,
+        address_limit: int,
+        window_ms: int,
+        token_keys: tuple[str, str] | None,
+        token_limit: int,
+    ) -> Hit:
+        """On a cluster: the token's counter first (a token over its limit spends nothing
+        of its address's, which others behind the same address share), then the address's."""
+        if token_keys is not None:
+            refused, wait, _ = self._hit(keys=[token_keys[0]], args=[window_ms, max(1, token_limit), 1])
+            if int(refused):
+                return Hit(TOKEN, int(wait))
+        refused, wait, _ = self._hit(keys=[address_key], args=[window_ms, max(1, address_limit), 1])
+        owner = self._client.get(token_keys[1]) if token_keys is not None else None
+        return Hit(ADDRESS if int(refused) else None, int(wait), owner or None)
+
+
+class LocalCounter:
+    """The same cell rate algorithm in this process's memory, for when the counters' Redis
+    is away: each process then holds each client to the limits alone (a client spread over
+    N processes may get N times its limit, for as long as the counters are away). Keyed as
+    the Redis counters are; at most ``capacity`` states, those at rest dropped first."""
+
+    def __init__(self, capacity: int = 100_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = capacity
+        self.clock = clock
+        self._tats: dict[str, float] = {}
+        self.judged = 0  # requests judged here: the metric of the counters being away
+
+    def _check(self, key: str, limit: int, window_ms: int, now: float) -> tuple[float, int]:
+        interval = window_ms / max(1, limit)
+        tat = max(self._tats.get(key, now), now)
+        allowed_at = tat + interval - window_ms
+        return tat + interval, 0 if now >= allowed_at else math.ceil(allowed_at - now)
+
+    def hit(
+        self,
+        address_key: str,
+        address_limit: int,
+        window_ms: int,
+        token_keys: tuple[str, str] | None = None,
+        token_limit: int = 1,
+    ) -> Hit:
+        self.judged += 1
+        now = self.clock() * 1000
+        if len(self._tats) >= self.capacity:
+            self._tats = {key: tat for key, tat in self._tats.items() if tat > now}
+            if len(self._tats) >= self.capacity:
+                self._tats.clear()
+        address_tat, address_wait = self._check(address_key, address_limit, window_ms, now)
+        token_tat, token_wait = 0.0, 0
+        if token_keys is not None:
+            token_tat, token_wait = self._check(token_keys[0], token_limit, window_ms, now)
+            if token_wait:
+                return Hit(TOKEN, token_wait, local=True)
+        if address_wait:
+            return Hit(ADDRESS, address_wait, local=True)
+        self._tats[address_key] = address_tat
+        if token_keys is not None:
+            self._tats[token_keys[0]] = token_tat
+        return Hit(None, 0, local=True)
 
 
 class OverLimit:
@@ -188,6 +268,9 @@ def _networks(entries: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddre
 
 
 def counter_key(prefix: str, client: object, *parts: str) -> str:
-    """A rate counter's key (``ip``, address or ``token``, digest): all in one slot on a
-    cluster, as one script checks an address and a token together."""
-    return ":".join((group(prefix, "rate", client), *parts))
+    """A rate counter's key (``ip``, address or ``token``, digest). On a cluster each
+    counter is its own hash tag, so the counters spread over every slot: no one master
+    holds the counters every request reads."""
+    if clustered(client):
+        return f"{prefix}:rate:{{{':'.join(parts)}}}"
+    return ":".join((prefix, "rate", *parts))
