@@ -17,7 +17,7 @@ from core.players import is_player_key
 from core.vault import token_hash
 from service.crowd import StreamCaps
 from service.errors import status_of, title_of
-from service.metrics import observe_request
+from service.metrics import count, observe_request
 from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, counter_key, retry_after
 
 if TYPE_CHECKING:
@@ -231,6 +231,8 @@ def rate_limit() -> None:
     token = bearer_token(request.headers.get("Authorization", ""))
     if token is None:
         hit = counter.hit(address_key, config.rate_per_address, config.rate_window_seconds)
+        if hit.local:
+            count("rate_local_total")
         if hit.refused_by is not None:
             raise _refuse(hit.wait_ms)
         return
@@ -249,6 +251,8 @@ def rate_limit() -> None:
     )
     if not hit.local:  # the owner, read in the same round trip (else caller_seat reads it)
         g.token_owner = (token, platform().vault.owner_of(hit.owner))
+    else:
+        count("rate_local_total")
     if hit.refused_by == TOKEN:
         OVER_LIMIT.remember(token_key, now, hit.wait_ms)
     if hit.refused_by is not None:

@@ -55,6 +55,11 @@ class Metrics:
         self.conflicts = Counter(
             "tablestream_conflicts", "Actions refused for a stale version.", registry=self.registry
         )
+        self.rate_local = Counter(
+            "tablestream_rate_local",
+            "Requests judged by the process's own rate counters, the Redis ones being away.",
+            registry=self.registry,
+        )
         self.action_seconds = Histogram(
             "tablestream_action_seconds",
             "Time to decide and append a player's action, by kind of game (actions appended, not duplicates).",
@@ -74,8 +79,13 @@ def metrics(app: Any = None) -> Metrics:
 
 
 def count(name: str, amount: int = 1) -> None:
-    """``appends_total`` or ``conflicts_total``, the names these counters are exposed as."""
-    counters = {"appends_total": metrics().appends, "conflicts_total": metrics().conflicts}
+    """``appends_total``, ``conflicts_total`` or ``rate_local_total``, the names these
+    counters are exposed as."""
+    counters = {
+        "appends_total": metrics().appends,
+        "conflicts_total": metrics().conflicts,
+        "rate_local_total": metrics().rate_local,
+    }
     counters[name].inc(amount)
 
 

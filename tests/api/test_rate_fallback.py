@@ -17,7 +17,7 @@ from core.config import Config
 from core.platform import Platform
 from service.app import create_app
 from service.ratelimit import ADDRESS, TOKEN, LocalCounter, RateCounter
-from tests.api.conftest import bearer, new_tiny
+from tests.api.conftest import OPERATOR, bearer, new_tiny, operator
 
 
 def counters_away(app: Flask, platform: Platform, monkeypatch: pytest.MonkeyPatch) -> RateCounter:
@@ -32,7 +32,9 @@ def counters_away(app: Flask, platform: Platform, monkeypatch: pytest.MonkeyPatc
 
 
 def test_every_route_answers_and_keeps_its_limits_with_the_counters_away(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = Config(redis_url="fake", rate_per_address=4, rate_per_token=3, rate_window_seconds=60)
+    config = Config(
+        redis_url="fake", rate_per_address=4, rate_per_token=3, rate_window_seconds=60, admin_token=OPERATOR
+    )
     platform = Platform(config, fakeredis.FakeRedis())
     app = create_app(config, platform)
     client = app.test_client()
@@ -49,6 +51,8 @@ def test_every_route_answers_and_keeps_its_limits_with_the_counters_away(monkeyp
     assert reads[0].get_json()["seat"] == 0
     assert client.get(f"/v1/games/{game['id']}", headers=bearer("not-a-token"), environ_base=there).status_code == 401
     assert counter.local.judged == 11
+    scraped = client.get("/metrics", headers=operator(), environ_base={"REMOTE_ADDR": "10.0.0.3"})
+    assert "tablestream_rate_local_total 11.0" in scraped.get_data(as_text=True), "what operators alert on"
 
 
 def test_the_process_s_own_counters_spend_nothing_on_a_refusal() -> None:
