@@ -80,7 +80,6 @@ class CardGame(GameBase):
     )
     irreversible_types = frozenset({"Dealt", "CardDrawn"})
     evolvers = EVOLVERS
-    lists_every_action = True
     strict_json = True
 
     def setup(self, options: Mapping[str, Any], players: int, rng: random.Random) -> list[GameEvent]:

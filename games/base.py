@@ -465,11 +465,8 @@ class GameBase:
 
     evolvers: Mapping[str, Evolver]
     """One case of ``evolve`` per event type."""
-    lists_every_action: bool = False
-    """True: ``decide`` refuses any action ``legal_actions`` does not list, before its move
-    runs. False: each move checks its own fields (its refusals say which one is wrong)."""
     strict_json: bool = False
-    """With ``lists_every_action``: compare actions as JSON, telling ``true`` from ``1``."""
+    """Compare an action with the listed ones as JSON, telling ``true`` from ``1``."""
     rules_revision: int = 1
     """The revision of this game's rules, raised when a change would decide a stored log's
     actions differently. A game created now records it in its options (``rules``, set by
@@ -479,6 +476,7 @@ class GameBase:
     rules it was played under."""
     game_over_reason = "The game is over."
     malformed_reason = "An action is an object with a 'type'."
+    unlisted_reason = "That action is not one of the choices open to you now (legal_actions lists them)."
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -541,12 +539,9 @@ class GameBase:
             raise IllegalAction(self.game_over_reason, code="game_over")
         if seat not in self.to_act(state):
             raise IllegalAction(self.not_your_turn(state, seat), code="not_your_turn")
-        if self.lists_every_action:
-            legal = self.legal_actions(state, seat)
-            if not isinstance(action, Mapping) or not action_matches(action, legal, strict=self.strict_json):
-                raise IllegalAction(self.refusal(state, seat, action))
-        elif not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction(self.malformed_reason)
+        legal = self.legal_actions(state, seat)
+        if not isinstance(action, Mapping) or not action_matches(action, legal, strict=self.strict_json):
+            raise IllegalAction(self.refusal(state, seat, action))
         made = self.move(state, seat, str(action["type"]))(state, seat, action, rng)
         if isinstance(made, EventBuilder):
             events, after = list(made.events), made.state
@@ -568,8 +563,18 @@ class GameBase:
         return "It is not your turn."
 
     def refusal(self, state: State, seat: int, action: Any) -> str:
-        """Why an action ``legal_actions`` does not list is refused (``lists_every_action``)."""
-        return "That action is not one of the choices open to you now."
+        """Why an action ``legal_actions`` does not list is refused. By default the move's own
+        checks say it, when they find what is wrong (a move that checks its fields names the
+        field); else it is not one of the choices, or not in the form they are listed in."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return self.malformed_reason
+        try:
+            self.move(state, seat, action["type"])(state, seat, action, random.Random(0))
+        except IllegalAction as refused:
+            return refused.reason
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            pass  # a move that trusts the listing to have checked its fields: no reason of its own
+        return self.unlisted_reason
 
     def move(self, state: State, seat: int, kind: str) -> Move:
         """The case of ``decide`` for an action of type ``kind`` (a game with phases keeps

@@ -73,8 +73,6 @@ class TinyGame(GameBase):
             actions.append({"type": "draw"})
         return actions
 
-    lists_every_action = True
-
     def refusal(self, state: Counter, seat: int, action: Any) -> str:
         return "Add 1 or 2, or draw while the deck lasts."
 

@@ -84,7 +84,6 @@ class Dragoborne(GameBase):
     )
     unfair_options = ("deck", "first_player")
     evolvers = EVOLVE
-    lists_every_action = True
 
     rules_module = rules
     view_module = view

@@ -63,7 +63,6 @@ class DragonFortress(GameBase):
     rules_revision = 2
     irreversible_types = frozenset({"GameSetUp", "CommonCardDrawn", "DragonCalled"})
     evolvers = EVOLVE
-    lists_every_action = True
     unfair_options = ("deck",)
 
     rules_module = rules

@@ -71,7 +71,6 @@ class StompingGrounds(GameBase):
     )
     unfair_options = ("deck",)
     evolvers = EVOLVE
-    lists_every_action = True
     strict_json = True
 
     rules_module = rules
