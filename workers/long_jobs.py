@@ -3,7 +3,10 @@ progress and result."""
 
 from __future__ import annotations
 
+import json
 import secrets
+import time
+from collections.abc import Sequence
 from typing import Any
 
 from rq import Queue
@@ -20,14 +23,40 @@ KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.reb
 def enqueue(platform: Platform, kind: str, *args: Any, owner: str | None = None) -> str:
     """Start a job. ``owner`` is the SHA-256 of the token that may read it (None: anyone)."""
     job_id = f"{kind}-{secrets.token_urlsafe(12)}"
-    platform.redis.hset(
-        platform.key("job", job_id), mapping={"kind": kind, "done": 0, "total": 0, "owner": owner or ""}
-    )
+    record = {"kind": kind, "done": 0, "total": 0, "owner": owner or "", "args": json.dumps(args)}
+    platform.redis.hset(platform.key("job", job_id), mapping=record)
     platform.redis.expire(platform.key("job", job_id), jobs.RESULT_SECONDS)
+    if not platform.config.inline_jobs:  # what ``requeue_lost`` looks at
+        platform.redis.zadd(platform.key("jobs", "open"), {job_id: time.time()})
+    _queue(platform, kind, job_id, args)
+    return job_id
+
+
+def _queue(platform: Platform, kind: str, job_id: str, args: Sequence[Any]) -> None:
     inline = platform.config.inline_jobs
     queue = Queue(queue_names(platform.config.prefix)[1], connection=platform.queue_redis, is_async=not inline)
     queue.enqueue_call(KINDS[kind], args=(job_id, *args), job_id=job_id, timeout=3600, result_ttl=jobs.RESULT_SECONDS)
-    return job_id
+
+
+def requeue_lost(platform: Platform) -> int:
+    """Enqueue again every long job the queue lost (its entry gone, no result stored), from
+    the record kept with the data; forget those that ended or whose record expired. Returns
+    how many were enqueued again."""
+    opened = platform.key("jobs", "open")
+    requeued = 0
+    for raw in platform.redis.zrange(opened, 0, -1):
+        job_id = raw.decode()
+        state = platform.queue_redis.hget(Job.key_for(job_id), "status")
+        if state is not None and state.decode() in ("queued", "scheduled", "started", "deferred"):
+            continue
+        record = platform.redis.hmget(platform.key("job", job_id), "kind", "args", "result")
+        kind, args, result = (None if value is None else value.decode() for value in record)
+        if state is None and kind in KINDS and args is not None and result is None:
+            _queue(platform, kind, job_id, json.loads(args))
+            requeued += 1
+        else:  # ended (finished, failed, stopped), or its record is gone
+            platform.redis.zrem(opened, job_id)
+    return requeued
 
 
 def status(platform: Platform, job_id: str) -> dict[str, Any] | None:

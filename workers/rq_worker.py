@@ -12,10 +12,16 @@ executions, timeouts, retries and the recovery of abandoned jobs are RQ's own.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from rq import SimpleWorker, Worker
+
+from workers.runtime import current
+from workers.scheduling import reconcile_when_due
+
+log = logging.getLogger(__name__)
 
 # A heartbeat repeating one sent this recently, with the same lifetime, is left out: it
 # would move the worker's expiry by less than this, out of the minutes RQ gives it.
@@ -39,6 +45,19 @@ class Bookkeeping:
             super().heartbeat(timeout, pipeline=batch)  # type: ignore[misc]
             batch.execute()
         self._beat = (time.monotonic(), lifetime)
+
+    def run_maintenance_tasks(self) -> None:
+        """RQ's own (registries, the scheduler), then, when it is this worker's turn, the
+        reconcile of the queue with the games (``workers.scheduling.reconcile_when_due``). A
+        reconcile that fails is logged and tried again at a later turn: the worker goes on."""
+        super().run_maintenance_tasks()  # type: ignore[misc]
+        try:
+            reconciled = reconcile_when_due(current())
+        except Exception:
+            log.exception("the reconcile of the queue with the games failed; it is tried again later")
+            return
+        if reconciled:
+            log.warning("reconcile: the queue lacked jobs for %d games, deliveries or long jobs", reconciled)
 
     def set_state(self, state: str, pipeline: Any = None) -> None:
         if pipeline is None and state == getattr(self, "_state", None):

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rq import Queue, Retry
+from rq.job import Job
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE
 from rq.scheduler import RQScheduler as RQJobScheduler
 from rq.scripts import release_lock
+from rq.utils import utcparse
 
 from core.jobs import queue_names as core_queue_names
 from projections.lifecycle import ms
 from projections.table import Table
+from workers import long_jobs, webhooks
 from workers.due import at_or_after
 from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
 
@@ -66,38 +72,108 @@ def _alive(pid: int) -> bool:
 
 
 def sweep_stalled(platform: Platform) -> int:
-    """Enqueue the turn of every active game whose seat to act is a bot, and the flag
-    checks of its running clocks. Run when a worker starts: a turn whose job died with a
-    killed worker is played again (its job id and the version check make a second run of
-    a turn that did happen a no-op); a scheduler lock a killed worker left is freed."""
+    """``reconcile`` as a worker starts, enqueuing every job the games call for again, held
+    or not (a job a killed worker was running still reads as started), so a turn whose job
+    died with a killed worker is played at once; a scheduler lock a killed worker left is
+    freed. How many games got jobs."""
+    return reconcile(platform, again=True)
+
+
+RECONCILE_SECONDS = 60
+"""How often one worker of a deployment reconciles the queue with the games."""
+
+HELD = ("queued", "scheduled", "deferred")
+"""The states of a job the queue holds to run."""
+
+
+def _held(status: bytes | None, started_at: bytes | None) -> bool:
+    """Whether the queue holds a bot-queue job (to run, or running): one started longer
+    ago than its timeout allows was running on a worker that died."""
+    if status is None:
+        return False
+    if status.decode() != "started":
+        return status.decode() in HELD
+    try:
+        started = utcparse(started_at.decode()) if started_at else None
+    except ValueError:
+        return False
+    if started is None:
+        return False
+    return (datetime.now(UTC) - started.replace(tzinfo=UTC)).total_seconds() < BOT_TIMEOUT + 5
+
+
+def reconcile(platform: Platform, clock: Callable[[], float] = time.time, again: bool = False) -> int:
+    """Make the queue hold every job the games call for, read from the store: each bot
+    to act, turn timer, clock flag and open game's expiry of every game in play, every
+    webhook delivery overdue by more than ``RECONCILE_SECONDS``, and every long job whose
+    queue entry is gone. A job the queue holds is left as it is (``again``: enqueued all
+    the same). Returns how many games got jobs, and deliveries and long jobs were enqueued.
+    A worker runs it as it starts and one worker of the deployment every
+    ``RECONCILE_SECONDS`` (``reconcile_when_due``), so a queue Redis that lost its data
+    (restarted without its disk, failed over before it replicated, wiped) loses no turn,
+    timer, delivery or job: a job run twice finds its work done (its id, the version check
+    and the command id make a second run a no-op)."""
     release_dead_schedulers(platform)
     models = platform.read_models
-    active = models.ids("active")
+    games = models.ids("active") + models.ids("open")
     # The read models lag the log (and are empty while no projector runs): a recent game they
-    # have not applied, or not seen finish, is swept too, else its lost turn would never come back.
+    # have not applied, or not seen finish, is looked at too, else a lost turn would never come back.
     recent = platform.store.recent_game_ids(10_000)
     statuses = models.statuses(recent) if recent else []
-    known = set(active)
-    active += [g for g, status in zip(recent, statuses, strict=True) if status != "finished" and g not in known]
-    scheduler = RQScheduler(platform)
-    count = 0
-    for game_id in active:
+    known = set(games)
+    games += [g for g, status in zip(recent, statuses, strict=True) if status != "finished" and g not in known]
+    scheduler = RQScheduler(platform, only_missing=not again)
+    scheduled = 0
+    for game_id in games:
         table = platform.tables.load(game_id)
-        if table is not None and any(table.seats[s].bot for s in table.to_act()):
+        if table is not None and table.status in ("open", "active"):
+            before = scheduler.enqueued
             scheduler.after_append(table)
-            count += 1
-        elif table is not None and table.clock is not None:
-            scheduler.lifecycle(table)
-    return count
+            scheduled += scheduler.enqueued > before
+    overdue = int((clock() - RECONCILE_SECONDS) * 1000)
+    deliveries = [d for d, due in platform.webhooks.open_deliveries() if due < overdue]
+    for delivery in deliveries:
+        webhooks.enqueue(platform, delivery)
+    return scheduled + len(deliveries) + long_jobs.requeue_lost(platform)
+
+
+def reconcile_when_due(platform: Platform, clock: Callable[[], float] = time.time) -> int | None:
+    """``reconcile``, if no worker of the deployment has in the last ``RECONCILE_SECONDS``
+    (a key in the queue's Redis, taken by the first to ask; one lost with the queue's data
+    only makes the next reconcile come sooner). None when it was not this worker's turn."""
+    taken = platform.queue_redis.set(platform.key("reconciled"), str(clock()), nx=True, px=RECONCILE_SECONDS * 1000)
+    return reconcile(platform, clock) if taken else None
 
 
 class RQScheduler:
-    def __init__(self, platform: Platform) -> None:
+    """The jobs an append calls for. ``only_missing``: enqueue only those the queue does not
+    hold (queued, scheduled or running), as ``reconcile`` asks."""
+
+    def __init__(self, platform: Platform, only_missing: bool = False) -> None:
         self.bots = Queue(queue_names(platform)[0], connection=platform.queue_redis)
+        self.only_missing = only_missing
+        self.enqueued = 0
+
+    def _wanted(self, *ids: str) -> bool:
+        """Whether to enqueue the job ``ids[0]`` (an early run of it goes on under the
+        others): always, unless only missing ones are asked and one of them is held."""
+        if not self.only_missing:
+            self.enqueued += 1
+            return True
+        connection = self.bots.connection
+        with connection.pipeline(transaction=False) as pipe:
+            for held in ids:
+                pipe.hmget(Job.key_for(held), "status", "started_at")
+            records = pipe.execute()
+        if any(_held(status, started) for status, started in records):
+            return False
+        self.enqueued += 1
+        return True
 
     def after_append(self, table: Table) -> None:
         self.lifecycle(table)
         bots = [seat for seat in sorted(table.to_act()) if table.seats[seat].bot]
+        bots = [seat for seat in bots if self._wanted(job_id("bot", table.game_id, table.version, seat))]
         if bots and CHAINING.get() != table.game_id:  # a chain plays its game's next bot turn itself
             # One round trip (one MULTI) for the turns, where RQ alone takes two per job: on a
             # Redis that fsyncs every write, each is an fsync between a move and the bot's answer.
@@ -117,7 +193,8 @@ class RQScheduler:
         for seat in sorted(table.to_act()):
             if table.seats[seat].bot:
                 continue
-            if table.turn_seconds:
+            timer = job_id("timeout", table.game_id, table.version, seat)
+            if table.turn_seconds and self._wanted(timer, f"{timer}-{turn_deadline(table)}"):
                 self.bots.enqueue_at(
                     at_or_after(turn_deadline(table)),
                     turn_timeout,
@@ -133,7 +210,12 @@ class RQScheduler:
         """The checks at a running clock's deadline, and at an open game's expiry. Each
         re-reads the game when it runs, so one that finds it moved on does nothing; its
         time is the log's (``Envelope.at``), so a restart loses none of it."""
-        if table.status == "open" and table.lifecycle and table.version <= len(table.seats) + 1:
+        if (
+            table.status == "open"
+            and table.lifecycle
+            and table.version <= len(table.seats) + 1
+            and self._wanted(f"open-{table.game_id}")
+        ):
             expires = ms(table.created_at) + int(table.lifecycle["open_seconds"]) * 1000
             self.bots.enqueue_at(
                 at_or_after(expires),
@@ -147,6 +229,9 @@ class RQScheduler:
             for seat in table.clock.running():
                 deadline = table.clock.deadline(seat)
                 if deadline is None or table.seats[seat].bot:
+                    continue
+                flag = job_id("flag", table.game_id, table.version, seat)
+                if not self._wanted(flag, f"{flag}-{deadline}"):
                     continue
                 self.bots.enqueue_at(
                     at_or_after(deadline),
