@@ -227,15 +227,15 @@ class Script:
 
 def make_scripts(client: redis.Redis, prefix: str, count: int = SCRIPT_SEEDS, kind: str = KIND) -> list[Script]:
     from core.handler import Handler
-    from core.vault import Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
+    from stores.vault import RedisVault
 
     scripts = []
     for index in range(count):
         store = MemoryEventStore()
-        handler = Handler(store, Tables(store, MemorySnapshots()), Vault(client, prefix=f"{prefix}:script"))
+        handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(client, prefix=f"{prefix}:script"))
         seed = f"bench-api-{index}"
         rng = random.Random(seed)
         table = handler.create_game(kind, [{"name": "a"}, {"name": "b"}], seed=seed).table
@@ -277,14 +277,16 @@ def create_games(
     """Create games on the server's Redis and prefix, through the command handler (the
     given one: a platform's on a cluster)."""
     from core.handler import Handler
-    from core.vault import Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables
+    from stores.vault import RedisVault
 
     if handler is None:
         store = RedisEventStore(client, prefix=prefix)
-        handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=prefix)), Vault(client, prefix=prefix))
+        handler = Handler(
+            store, Tables(store, RedisSnapshots(client, prefix=prefix)), RedisVault(client, prefix=prefix)
+        )
     games = []
     for index in range(count):
         script = scripts[index % len(scripts)]

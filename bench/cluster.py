@@ -43,9 +43,9 @@ from bench.common import HEADER, Row, figure, higher_is_better, lower_is_better
 from bench.scaling import appends_and_cpu
 from core.commands import new_game_id
 from core.config import Config
-from core.platform import Platform
 from events import NewEvent
 from events.redis_store import RedisEventStore
+from stores.platform import Platform
 
 MASTERS = 3
 SPREAD_GAMES = 10_000

@@ -46,15 +46,15 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
             return run(quick, own_client, own_prefix)
     from bench.store import memory as per_event
     from core.handler import Handler
-    from core.vault import Vault
     from events.redis_store import RedisEventStore
     from projections.snapshots import RedisSnapshots
     from projections.tables import Tables
+    from stores.vault import RedisVault
 
     rows = per_event(client, prefix, 2000 if quick else 10_000)
     scope = f"{prefix}:memory"
     store = RedisEventStore(client, prefix=scope)
-    handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=scope)), Vault(client, prefix=scope))
+    handler = Handler(store, Tables(store, RedisSnapshots(client, prefix=scope)), RedisVault(client, prefix=scope))
     for kind in registry.keys():
         seed = f"bench-memory-{kind}"
         table = play_random(handler, kind, random.Random(seed), seed, command_ids=True)

@@ -57,16 +57,16 @@ def play_random(handler: object, kind: str, rng: random.Random, seed: str, comma
 def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
     """``per_kind`` finished random games of every kind, played in memory."""
     from core.handler import Handler
-    from core.vault import Vault
     from events.memory import MemoryEventStore
     from projections.snapshots import MemorySnapshots
     from projections.tables import Tables
+    from stores.vault import RedisVault
 
     logs = []
     for kind in registry.keys():
         for index in range(per_kind):
             store = MemoryEventStore()
-            handler = Handler(store, Tables(store, MemorySnapshots()), Vault(client, prefix=f"{prefix}:mem"))
+            handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(client, prefix=f"{prefix}:mem"))
             seed = f"bench-replay-{kind}-{index}"
             table = play_random(handler, kind, random.Random(seed), seed)
             if table.status == "finished":  # type: ignore[attr-defined]
@@ -75,11 +75,11 @@ def finished_logs(client: redis.Redis, prefix: str, per_kind: int) -> list[Log]:
 
 
 def import_games(client: redis.Redis, prefix: str, logs: list[Log], count: int) -> list[tuple[str, Log]]:
-    from core.vault import Vault
     from events.redis_store import RedisEventStore
+    from stores.vault import RedisVault
 
     store = RedisEventStore(client, prefix=prefix)
-    vault = Vault(client, prefix=prefix)
+    vault = RedisVault(client, prefix=prefix)
     imported = []
     for index in range(count):
         log = logs[index % len(logs)]
@@ -95,8 +95,8 @@ def run(quick: bool, client: redis.Redis | None = None, prefix: str | None = Non
         with bench_redis() as (own_client, own_prefix):
             return run(quick, own_client, own_prefix)
     from core.config import Config
-    from core.platform import Platform
     from core.tooling import audit_game
+    from stores.platform import Platform
     from workers.projector import Projector
 
     games = 25 if quick else 200

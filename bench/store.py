@@ -192,10 +192,10 @@ def load_and_fold(client: redis.Redis, prefix: str, repeats: int) -> list[Row]:
 def build_long_game(client: redis.Redis, prefix: str, store: RedisEventStore, tables: Tables) -> tuple[str, str]:
     """Play random games of a registered kind through the handler until one has 1,000+ events."""
     from core.handler import Handler
-    from core.vault import Vault
     from games import registry
+    from stores.vault import RedisVault
 
-    handler = Handler(store, tables, Vault(client, prefix=f"{prefix}:load"))
+    handler = Handler(store, tables, RedisVault(client, prefix=f"{prefix}:load"))
     rng = random.Random(1)
     kinds = [k for k in ("fortress-siege", "stomping-grounds", "fortress-royals") if registry.get(k)] or registry.keys()
     for _ in range(50):

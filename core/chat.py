@@ -12,16 +12,15 @@ A message is plain text, stripped, 1 to ``MAX_TEXT`` characters, with no control
 character but the newline (``TEXT_RULE``); the API returns it as it was sent, and a
 client shows it as text, never as HTML.
 
-Messages live in a Redis stream of the game's own, ``<game key prefix>:chat`` (the
-store's ``key(game, "chat")``: the game's hash tag, so its slot on a cluster), never in
-the game's log: the hash chain, the audit and the replay do not see them. The stream
-keeps about the latest ``KEPT`` messages (``XADD MAXLEN ~``). A message's id is its
-stream entry id, and its time is that id's (Redis's clock).
+Messages are kept by a ``ChatLog`` beside the game (``stores.chat.RedisChatLog``: a
+stream among the game's keys), never in the game's log: the hash chain, the audit and the
+replay do not see them. It keeps about the latest ``KEPT`` messages. A message's id is
+its entry id there (``<ms>-<seq>``), and its time is that id's (the store's clock).
 
 Each author (a player, or a seat played by token) posts at most ``RATE_LIMIT`` messages
 in ``RATE_WINDOW_SECONDS`` in a game: a cell rate (GCRA) of ``RATE_LIMIT`` at once from
-rest, then one every ``RATE_WINDOW_SECONDS / RATE_LIMIT``. The check and the write are
-one script: a refused post stores nothing.
+rest, then one every ``RATE_WINDOW_SECONDS / RATE_LIMIT``. The store checks and writes at
+once: a refused post stores nothing.
 
 A posted message is noted in the inbox (``projections.inbox``) of every player holding a
 seat of the game who may read it, except its author, and sent to those players' webhooks
@@ -30,25 +29,24 @@ that take ``chat`` (``core.webhooks``).
 
 from __future__ import annotations
 
+import abc
 import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from core.errors import Code, CommandError
-from core.platform import Platform
 from core.webhooks import Webhooks
-from events.redis_store import RedisEventStore
 from events.store import stamp_ms
 from projections.inbox import Inbox
 from projections.table import Table
 
 SEATS, SPECTATORS = "seats", "spectators"
 CHANNELS = (SEATS, SPECTATORS)
-PART = "chat"  # the stream's name among the game's keys (events.redis_store: ``key``)
+PART = "chat"  # the chat's name among the game's keys (``EventStore.wait_for_either`` reads it too)
 MAX_TEXT = 500
 KEPT = 10_000
 RATE_LIMIT = 5
@@ -60,23 +58,6 @@ TEXT_RULE = (
     "around it, with no control character but the newline."
 )
 CURSOR = re.compile(r"0|\d{1,20}-\d{1,20}")  # "0": from the oldest message kept
-
-POST_LUA = """
--- KEYS[1]: the game's chat stream; KEYS[2]: the author's rate state in that game.
--- ARGV: the window in ms, the limit, the messages kept, the message (JSON).
--- Returns {1, entry id} when stored, {0, ms until a post would be allowed} when refused.
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local window = tonumber(ARGV[1])
-local interval = window / tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[2]))
-if tat == nil or tat < now or redis.call('PTTL', KEYS[2]) < 0 then tat = now end
-local next_tat = tat + interval
-local allowed_at = next_tat - window
-if now < allowed_at then return {0, math.ceil(allowed_at - now)} end
-redis.call('SET', KEYS[2], string.format('%.3f', next_tat), 'PX', math.max(1, math.ceil(next_tat - now)))
-return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'm', ARGV[4])}
-"""
 
 
 @dataclass(frozen=True)
@@ -178,22 +159,74 @@ def check_cursor(after: str) -> str:
     return after
 
 
-class Chat:
-    """A game's chat stream on the store's Redis, and the notices of each message."""
+class RateRefused(Exception):
+    """A post its author's rate does not allow yet: ``wait_ms`` until one would be."""
 
-    def __init__(self, store: RedisEventStore, inbox: Inbox, webhooks: Webhooks | None = None) -> None:
-        self.store = store
-        self.redis = store.redis
+    def __init__(self, wait_ms: int) -> None:
+        super().__init__(f"wait {wait_ms} ms")
+        self.wait_ms = wait_ms
+
+
+class ChatLog(abc.ABC):
+    """Where a game's chat is kept, each message as its JSON text under its entry id."""
+
+    @abc.abstractmethod
+    def key(self, game_id: str) -> str:
+        """The name the game's chat is kept under."""
+
+    @abc.abstractmethod
+    def append(self, game_id: str, author: str, message: str, window_ms: int, limit: int, kept: int) -> str:
+        """Keep ``message`` if ``author`` has posted fewer than ``limit`` in the last
+        ``window_ms`` by a cell rate, and only about the latest ``kept`` messages: the
+        check and the write at once. Its entry id; ``RateRefused``, storing nothing, when
+        the rate refuses it."""
+
+    @abc.abstractmethod
+    def entries(self, game_id: str, after: str = "0", count: int | None = None) -> list[tuple[str, str]]:
+        """Up to ``count`` (None: every one) messages after the entry id ``after`` ("0": from
+        the oldest kept), oldest first: (entry id, message)."""
+
+    @abc.abstractmethod
+    def last_id(self, game_id: str) -> str:
+        """The newest message's id ("0-0" when there is none)."""
+
+    @abc.abstractmethod
+    def restore(self, game_id: str, entries: Sequence[tuple[str, str]], kept: int) -> None:
+        """Write ``entries`` (entry id, message) under their own ids, in one round trip."""
+
+    @abc.abstractmethod
+    def message_of(self, fields: Mapping[str, str]) -> str:
+        """The message in an entry's fields, as a read of the game's keys gives them
+        (``EventStore.wait_for_either``)."""
+
+
+class ChatWiring(Protocol):
+    """What a ``Chat`` is made of, as the platform (``stores.platform``) holds them."""
+
+    @property
+    def chat_log(self) -> ChatLog: ...
+
+    @property
+    def inbox(self) -> Inbox: ...
+
+    @property
+    def webhooks(self) -> Webhooks: ...
+
+
+class Chat:
+    """A game's chat in its ``ChatLog``, and the notices of each message."""
+
+    def __init__(self, log: ChatLog, inbox: Inbox, webhooks: Webhooks | None = None) -> None:
+        self.log = log
         self.inbox = inbox
         self.webhooks = webhooks
-        self._post = self.redis.register_script(POST_LUA)
 
     @classmethod
-    def of(cls, platform: Platform) -> Chat:
-        return cls(platform.store, Inbox(platform.redis, platform.config.prefix), platform.webhooks)
+    def of(cls, platform: ChatWiring) -> Chat:
+        return cls(platform.chat_log, platform.inbox, platform.webhooks)
 
     def key(self, game_id: str) -> str:
-        return self.store.key(game_id, PART)
+        return self.log.key(game_id)
 
     def post(
         self, table: Table, channel: str, text: str, seat: int | None, player: dict[str, Any] | None
@@ -202,19 +235,16 @@ class Chat:
         ``player``) and note it in the inboxes of the seated players who may read it."""
         author = author_of(table, channel, seat, player)
         stored = {"channel": channel, "from": author.as_json(), "text": clean_text(text)}
-        rate_key = self.store.key(table.game_id, f"{PART}-rate:{author.rate_key}")
         window_ms = RATE_WINDOW_SECONDS * 1000
-        done, value = self._post(
-            keys=[self.key(table.game_id), rate_key], args=[window_ms, RATE_LIMIT, KEPT, json.dumps(stored)]
-        )
-        if not int(done):
-            seconds = max(1, math.ceil(int(value) / 1000))
+        try:
+            entry_id = self.log.append(table.game_id, author.rate_key, json.dumps(stored), window_ms, RATE_LIMIT, KEPT)
+        except RateRefused as refused:
+            seconds = max(1, math.ceil(refused.wait_ms / 1000))
             raise CommandError(
                 Code.RATE_LIMITED,
                 f"At most {RATE_LIMIT} messages in {RATE_WINDOW_SECONDS} s in a game; wait {seconds} s.",
                 retry_after=seconds,
-            )
-        entry_id = value.decode() if isinstance(value, bytes) else str(value)
+            ) from None
         message = self._message(entry_id, stored)
         notice = {"type": "chat", "game": table.game_id, "kind": table.kind, "channel": channel, "message": message}
         told = []
@@ -234,13 +264,12 @@ class Chat:
         wanted, cursor = set(channels), after
         found: list[dict[str, Any]] = []
         while len(found) < limit:
-            low = "-" if cursor == "0" else f"({cursor}"
-            batch = self.redis.xrange(self.key(game_id), min=low, max="+", count=max(limit, PAGE))
+            batch = self.log.entries(game_id, cursor, max(limit, PAGE))
             if not batch:
                 break
-            for raw_id, fields in batch:
-                cursor = raw_id.decode()
-                message = self.decode(cursor, {k.decode(): v.decode() for k, v in fields.items()})
+            for entry_id, text in batch:
+                cursor = entry_id
+                message = self._message(entry_id, json.loads(text))
                 if message["channel"] in wanted:
                     found.append(message)
                     if len(found) == limit:
@@ -249,11 +278,10 @@ class Chat:
 
     def last_id(self, game_id: str) -> str:
         """The newest message's id ("0-0" when there is none): where a live stream starts."""
-        last = self.redis.xrevrange(self.key(game_id), count=1)
-        return last[0][0].decode() if last else "0-0"
+        return self.log.last_id(game_id)
 
     def decode(self, entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
-        return self._message(entry_id, json.loads(fields["m"]))
+        return self._message(entry_id, json.loads(self.log.message_of(fields)))
 
     @staticmethod
     def _message(entry_id: str, stored: dict[str, Any]) -> dict[str, Any]:
@@ -267,21 +295,18 @@ class Chat:
 
     def export(self, game_id: str) -> list[dict[str, Any]]:
         """Every message kept, oldest first, as the API shows them."""
-        return [
-            self.decode(raw_id.decode(), {k.decode(): v.decode() for k, v in fields.items()})
-            for raw_id, fields in self.redis.xrange(self.key(game_id))
-        ]
+        return [self._message(entry_id, json.loads(text)) for entry_id, text in self.log.entries(game_id)]
 
     def restore(self, game_id: str, messages: list[dict[str, Any]]) -> None:
         """Write exported ``messages`` (checked by ``checked_export``) into a game with no
         chat, under their own ids."""
         if not messages:
             return
-        with self.redis.pipeline(transaction=False) as pipe:
-            for message in messages:
-                stored = {key: message[key] for key in ("channel", "from", "text")}
-                pipe.xadd(self.key(game_id), {"m": json.dumps(stored)}, id=message["id"], maxlen=KEPT, approximate=True)
-            pipe.execute()
+        entries = [
+            (message["id"], json.dumps({key: message[key] for key in ("channel", "from", "text")}))
+            for message in messages
+        ]
+        self.log.restore(game_id, entries, KEPT)
 
 
 def checked_export(messages: Any) -> list[dict[str, Any]]:

@@ -8,21 +8,19 @@ player's id), so every read model of players is rebuilt from the logs. The key c
 rotated (the old one stops at once) or revoked (none works until the next rotation...
 which needs a key: a revoked player is closed for good; its name and games stay).
 
-On Redis, under ``<prefix>:players`` (``<prefix>:{players}`` on a cluster: one slot, as
-a registration claims the name and writes the player and its key in one script).
+The players are kept by a ``PlayerStore``: ``stores.players.RedisPlayerStore`` on Redis.
 """
 
 from __future__ import annotations
 
+import abc
 import hashlib
-import json
 import re
 import secrets
 from datetime import UTC, datetime
 from typing import Any
 
 from core.errors import Code, CommandError
-from events.keys import group
 from events.store import stamp
 
 KEY_PREFIX = "tsp_"  # a player key; a seat token never starts so (URL-safe base64 of 32 bytes has no "_" run)
@@ -31,26 +29,6 @@ NAME_RULE = (
     "A player's name is 3 to 20 characters: letters a-z (either case), digits, '-' and '_', "
     "beginning with a letter or a digit; names differ by more than their case."
 )
-
-REGISTER_LUA = """
--- KEYS: name claim, player record, key; ARGV: player id, record (JSON), key digest
-if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('SET', KEYS[3], ARGV[1])
-return 1
-"""
-
-REKEY_LUA = """
--- KEYS: player record, the new key (or none); ARGV: key prefix, new digest (or '')
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local record = cjson.decode(raw)
-if record['key'] and record['key'] ~= '' then redis.call('DEL', ARGV[1] .. record['key']) end
-record['key'] = ARGV[2]
-if ARGV[2] ~= '' then redis.call('SET', KEYS[2], record['id']) end
-redis.call('SET', KEYS[1], cjson.encode(record))
-return 1
-"""
 
 
 def is_player_key(token: str) -> bool:
@@ -61,21 +39,34 @@ def digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+class PlayerStore(abc.ABC):
+    """Where players are kept: each player's record, the one name it claimed (as folded by
+    ``str.casefold``: names differ by more than their case) and the digest of its key."""
+
+    @abc.abstractmethod
+    def add(self, folded_name: str, player_id: str, key_digest: str, record: dict[str, Any]) -> bool:
+        """Claim the name and write the player and its key at once; False (nothing written)
+        when the name is taken."""
+
+    @abc.abstractmethod
+    def player_of_key(self, key_digest: str) -> str | None:
+        """The id of the player whose key has this digest; None for a key no player holds."""
+
+    @abc.abstractmethod
+    def record(self, player_id: str) -> dict[str, Any] | None: ...
+
+    @abc.abstractmethod
+    def player_of_name(self, folded_name: str) -> str | None: ...
+
+    @abc.abstractmethod
+    def set_key(self, player_id: str, key_digest: str | None) -> None:
+        """The player's key is now the one with this digest (None: none), and the one it
+        had stops at once; nothing for an unknown player."""
+
+
 class Players:
-    def __init__(self, client: Any, prefix: str = "ts") -> None:
-        self.redis = client
-        self.base = group(prefix, "players", client)
-        self._register = client.register_script(REGISTER_LUA)
-        self._rekey = client.register_script(REKEY_LUA)
-
-    def _name_key(self, name: str) -> str:
-        return f"{self.base}:name:{name.casefold()}"
-
-    def _player_key(self, player_id: str) -> str:
-        return f"{self.base}:p:{player_id}"
-
-    def _key_key(self, key_digest: str) -> str:
-        return f"{self.base}:key:{key_digest}"
+    def __init__(self, store: PlayerStore) -> None:
+        self.store = store
 
     def register(self, name: Any, now: datetime | None = None) -> tuple[dict[str, Any], str]:
         """A new player and its key (shown this once). ``invalid_request`` for a name
@@ -86,35 +77,32 @@ class Players:
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         created = stamp(now or datetime.now(UTC))
         record = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
-        keys = [self._name_key(name), self._player_key(player_id), self._key_key(digest(key))]
-        if not self._register(keys=keys, args=[player_id, json.dumps(record)]):
+        if not self.store.add(name.casefold(), player_id, digest(key), record):
             raise CommandError(Code.NAME_TAKEN, f"The name '{name}' is taken (names differ by more than their case).")
         return public(record), key
 
     def authenticate(self, key: str) -> dict[str, Any] | None:
         """The player a key acts for; None for an unknown, rotated or revoked key."""
-        player_id = self.redis.get(self._key_key(digest(key)))
-        return None if player_id is None else self.get(player_id.decode())
+        player_id = self.store.player_of_key(digest(key))
+        return None if player_id is None else self.get(player_id)
 
     def get(self, player_id: str) -> dict[str, Any] | None:
-        raw = self.redis.get(self._player_key(player_id))
-        return None if raw is None else public(json.loads(raw))
+        record = self.store.record(player_id)
+        return None if record is None else public(record)
 
     def by_name(self, name: str) -> dict[str, Any] | None:
-        player_id = self.redis.get(self._name_key(name))
-        return None if player_id is None else self.get(player_id.decode())
+        player_id = self.store.player_of_name(name.casefold())
+        return None if player_id is None else self.get(player_id)
 
     def rotate(self, player_id: str) -> str:
         """A new key for the player; the one it had stops working."""
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        self._rekey(
-            keys=[self._player_key(player_id), self._key_key(digest(key))], args=[f"{self.base}:key:", digest(key)]
-        )
+        self.store.set_key(player_id, digest(key))
         return key
 
     def revoke(self, player_id: str) -> None:
         """The player's key stops working, and no other is issued."""
-        self._rekey(keys=[self._player_key(player_id), self._key_key("none")], args=[f"{self.base}:key:", ""])
+        self.store.set_key(player_id, None)
 
 
 def public(record: dict[str, Any]) -> dict[str, Any]:

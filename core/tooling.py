@@ -1,5 +1,6 @@
 """Replays, audits, export and import: the tooling on the log, free of Flask, used by
-the API's jobs and by the CLI."""
+the API's jobs and by the CLI. Each takes the platform (``stores.platform.Platform``)
+as the parts of it that it reads (``Wiring``)."""
 
 from __future__ import annotations
 
@@ -7,19 +8,23 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from core.chat import Chat, checked_export
+from core.chat import Chat, ChatWiring, checked_export
 from core.commands import new_game_id
 from core.errors import Code, CommandError, log_damaged
-from core.platform import Platform
+from core.handler import Handler
+from core.vault import Secrets
 from events.envelope import Envelope, verify_chain
-from events.ledger import verify_entries
-from events.store import LogDamaged, VersionConflict
+from events.ledger import Ledger, verify_entries
+from events.store import EventStore, LogDamaged, VersionConflict
 from games.codec import decode
 from games.rng import Draws, derive_rng
 from projections.audit import AuditReport, audit_entries
+from projections.read_models import ReadModels
+from projections.snapshots import Snapshots
 from projections.table import Table, evolve
+from projections.tables import Tables
 from projections.views import board, event_for
 
 Progress = Callable[[int, int], None]
@@ -27,11 +32,39 @@ EXPORT_FORMAT = "tablestream-export/1"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+class Wiring(ChatWiring, Protocol):
+    """What the tooling reads of the platform: its log, tables, handler, vault, ledger,
+    snapshots, read models and chat."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    @property
+    def tables(self) -> Tables: ...
+
+    @property
+    def handler(self) -> Handler: ...
+
+    @property
+    def vault(self) -> Secrets: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    @property
+    def snapshots(self) -> Snapshots: ...
+
+    @property
+    def read_models(self) -> ReadModels: ...
+
+    def opening_seed(self, table: Table, seat: int | None) -> str | None: ...
+
+
 def seats_and_spectator(table: Table) -> list[int | None]:
     return [None, *range(len(table.seats))]
 
 
-def history(platform: Platform, game_id: str, version: int, seat: int | None) -> dict[str, Any]:
+def history(platform: Wiring, game_id: str, version: int, seat: int | None) -> dict[str, Any]:
     """The view at ``version``: the caller's, the spectator's, or every seat's once over."""
     table = platform.handler.load(game_id)
     if not 1 <= version <= table.version:
@@ -54,7 +87,7 @@ def history(platform: Platform, game_id: str, version: int, seat: int | None) ->
     return out
 
 
-def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]:
+def replay(platform: Wiring, game_id: str, seat: int | None) -> dict[str, Any]:
     """A finished game's every event unredacted, with the seed; else the caller's history."""
     table = platform.handler.load(game_id)
     envelopes = log_upto(platform, game_id, table.version)
@@ -76,9 +109,7 @@ def replay(platform: Platform, game_id: str, seat: int | None) -> dict[str, Any]
     }
 
 
-def render_replay(
-    platform: Platform, game_id: str, seat: int | None, progress: Progress | None = None
-) -> Iterator[str]:
+def render_replay(platform: Wiring, game_id: str, seat: int | None, progress: Progress | None = None) -> Iterator[str]:
     """NDJSON, one line per version: the event and the views at that point (every seat's
     for a finished game; the caller's while in play)."""
     final = platform.handler.load(game_id)
@@ -118,14 +149,14 @@ class Anchors:
     head: tuple[int, str]
 
     @staticmethod
-    def read(platform: Platform, game_id: str) -> Anchors:
+    def read(platform: Wiring, game_id: str) -> Anchors:
         fed = platform.read_models.applied_version(game_id)
         entry = platform.ledger.of(game_id)
         snapshot = platform.snapshots.get(game_id)
         return Anchors(fed, entry, snapshot, platform.store.head(game_id))
 
 
-def audit_game(platform: Platform, game_id: str, progress: Progress | None = None) -> AuditReport:
+def audit_game(platform: Wiring, game_id: str, progress: Progress | None = None) -> AuditReport:
     """The game's log audited up to its head (read first: one prefix of a game in play),
     and its end checked against the anchors."""
     anchors = Anchors.read(platform, game_id)
@@ -189,7 +220,7 @@ def _audit_anchors(anchors: Anchors, last: Envelope, report: AuditReport) -> Non
     report.checks["anchors"] = f"ok: the log ends where its {', '.join(named)} say (version {last.version})"
 
 
-def _audit_fork_origin(platform: Platform, forked: Envelope, report: AuditReport, seed: str | None) -> None:
+def _audit_fork_origin(platform: Wiring, forked: Envelope, report: AuditReport, seed: str | None) -> None:
     """A fork names the event it starts after by its hash; when that game is on this
     server, check the hash, that an exact fork starts from that game's state then, and
     that a re-dealt one shows its seat what it saw there and, given the fork's ``seed``,
@@ -238,7 +269,7 @@ def _dealt_again_problem(past: Table, seat: int, seed: str, data: Mapping[str, A
     return None
 
 
-def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
+def export_lines(platform: Wiring, game_id: str) -> Iterator[str]:
     """The whole log, unredacted: a header line, then one stored envelope per line.
     While the game is in play the header carries the seed: an export is the operator's.
     The header carries the game's chat (``core.chat``), when there is any, as the API
@@ -268,7 +299,7 @@ def export_lines(platform: Platform, game_id: str) -> Iterator[str]:
         yield text
 
 
-def raw_log_upto(platform: Platform, game_id: str, upto: int) -> list[tuple[int, str]]:
+def raw_log_upto(platform: Wiring, game_id: str, upto: int) -> list[tuple[int, str]]:
     """The log from version 1 to ``upto``, a version a table loaded head first vouches for:
     what is appended meanwhile is left out, and a log that lacks any of them is damaged."""
     try:
@@ -277,11 +308,11 @@ def raw_log_upto(platform: Platform, game_id: str, upto: int) -> list[tuple[int,
         raise log_damaged(game_id, damage.version, damage.head_version) from None
 
 
-def log_upto(platform: Platform, game_id: str, upto: int) -> list[Envelope]:
+def log_upto(platform: Wiring, game_id: str, upto: int) -> list[Envelope]:
     return [Envelope.decode(text) for _, text in raw_log_upto(platform, game_id, upto)]
 
 
-def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditReport]:
+def import_lines(platform: Wiring, lines: Iterable[str]) -> tuple[str, AuditReport]:
     """Verify an export's chain and rules, then write it, and its chat (an export without
     one has none); the original id is kept unless it is taken. A tampered log is refused
     naming its first bad version."""
@@ -328,7 +359,7 @@ def import_lines(platform: Platform, lines: Iterable[str]) -> tuple[str, AuditRe
     return game_id, report
 
 
-def _check_import_anchors(platform: Platform, header: dict[str, Any], original: str, last: Envelope) -> bool:
+def _check_import_anchors(platform: Wiring, header: dict[str, Any], original: str, last: Envelope) -> bool:
     """Refuse a log that ends before the head its header names, or whose final head is not the
     one the ledger entry it claims (or this server's ledger) holds. ``original`` is the id the
     log names for itself. True when a ledger entry checked out, so that id may be trusted."""
@@ -371,7 +402,7 @@ def _check_import_anchors(platform: Platform, header: dict[str, Any], original: 
     return last.type == "SeedRevealed"
 
 
-def verify_seed(platform: Platform, game_id: str) -> dict[str, Any]:
+def verify_seed(platform: Wiring, game_id: str) -> dict[str, Any]:
     """Re-derive every shuffle and draw of a finished game from its revealed seed."""
     table = platform.handler.load(game_id)
     if table.status != "finished" or table.seed is None:

@@ -23,13 +23,13 @@ address is, since a dual-stack socket, a NAT64 gateway or a tunnel takes the con
 there. The host is checked as written when a webhook is registered, and every address it
 resolves to is checked again at each delivery.
 
-On Redis, under ``<prefix>:webhooks`` (``<prefix>:{webhooks}`` on a cluster: one slot, as
-a registration counts and writes in one script, and a delivery's record, its webhook's
-list and the open deliveries change together).
+The webhooks and their deliveries are kept by a ``WebhookStore``:
+``stores.webhooks.RedisWebhookStore`` on Redis.
 """
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import hmac
 import ipaddress
@@ -45,7 +45,6 @@ from urllib.parse import SplitResult, urlsplit
 
 from core.config import HOST_NAME
 from core.errors import Code, CommandError
-from events.keys import group
 from events.store import stamp_ms
 
 log = logging.getLogger(__name__)
@@ -367,83 +366,6 @@ class NoDeliveryRunner:
         return None
 
 
-# -- the store ---------------------------------------------------------------------
-
-REGISTER_LUA = """
--- KEYS: the player's webhooks (set), the webhook; ARGV: webhook id, record (JSON), cap
-if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('SADD', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[2])
-return 1
-"""
-
-DELETE_LUA = """
--- KEYS: the player's webhooks, the webhook, its deliveries (zset), the open deliveries
--- ARGV: webhook id, the prefix of a delivery's key
-if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
-for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-  redis.call('DEL', ARGV[2] .. id)
-  redis.call('ZREM', KEYS[4], id)
-end
-redis.call('DEL', KEYS[2], KEYS[3])
-return 1
-"""
-
-CREATE_LUA = """
--- KEYS: the webhook, the delivery, the webhook's deliveries, the open deliveries
--- ARGV: delivery id, webhook id, player, notice (JSON), now (ms), kept, delivery key prefix
--- Returns 1: created; 2: there, not attempted yet (start it again); 0: nothing to start.
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  local state = redis.call('HMGET', KEYS[2], 'status', 'attempts')
-  if state[1] == 'pending' and tonumber(state[2]) == 0 then return 2 end
-  return 0
-end
-redis.call('HSET', KEYS[2], 'id', ARGV[1], 'webhook', ARGV[2], 'player', ARGV[3], 'notice', ARGV[4],
-  'status', 'pending', 'attempts', 0, 'created', ARGV[5], 'updated', ARGV[5], 'due', ARGV[5])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
-local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
-if over > 0 then
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, over - 1)) do
-    if not redis.call('ZSCORE', KEYS[4], id) then redis.call('DEL', ARGV[7] .. id) end
-  end
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, over - 1)
-end
-return 1
-"""
-
-ATTEMPT_LUA = """
--- KEYS: the delivery; ARGV: now (ms). The attempt's number, or 0 when the delivery is
--- gone or done.
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status or status == 'delivered' or status == 'failed' then return 0 end
-redis.call('HSET', KEYS[1], 'attempted', ARGV[1], 'updated', ARGV[1])
-return redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-"""
-
-OUTCOME_LUA = """
--- KEYS: the delivery, the open deliveries; ARGV: delivery id, status, due (ms), seconds a
--- done record lives, then field/value pairs. A delivery once done stays as it is.
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status or status == 'delivered' or status == 'failed' then return 0 end
-redis.call('HDEL', KEYS[1], 'code', 'error')
-redis.call('HSET', KEYS[1], 'status', ARGV[2], 'due', ARGV[3], unpack(ARGV, 5))
-if ARGV[2] == 'delivered' or ARGV[2] == 'failed' then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
-else
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-end
-return 1
-"""
-
-RELEASE_LUA = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-
 @dataclass(frozen=True)
 class Delivery:
     id: str
@@ -476,41 +398,84 @@ class Delivery:
         }
 
 
-class Webhooks:
-    """The players' webhooks and their deliveries on Redis, and the start of a delivery
-    when a notice is noted (``notify``)."""
+# -- the store ---------------------------------------------------------------------
 
-    def __init__(self, client: Any, prefix: str = "ts", allow: Iterable[str] = ()) -> None:
-        self.redis = client
-        self.base = group(prefix, "webhooks", client)
+
+class WebhookStore(abc.ABC):
+    """Where the webhooks and their deliveries are kept: each webhook's record (JSON), the
+    webhooks of each player, each delivery's record and its webhook's latest ones, the
+    deliveries still open with when each is due, and the leases of their senders."""
+
+    @abc.abstractmethod
+    def add(self, player_id: str, webhook_id: str, record: dict[str, Any], cap: int) -> bool:
+        """Write the player's new webhook unless the player has ``cap`` already (False):
+        the count and the write at once."""
+
+    @abc.abstractmethod
+    def hook(self, webhook_id: str) -> dict[str, Any] | None: ...
+
+    @abc.abstractmethod
+    def hooks_of(self, players: Sequence[str]) -> dict[str, list[str]]:
+        """The ids of each player's webhooks, in one round trip."""
+
+    @abc.abstractmethod
+    def holds(self, player_id: str, webhook_id: str) -> bool: ...
+
+    @abc.abstractmethod
+    def remove(self, player_id: str, webhook_id: str) -> bool:
+        """Remove the player's webhook, its deliveries with it; False when the player has
+        no such webhook."""
+
+    @abc.abstractmethod
+    def add_delivery(
+        self, delivery: str, webhook_id: str, player_id: str, notice: dict[str, Any], at: int, kept: int
+    ) -> bool:
+        """Open a pending delivery, due ``at``, of the webhook, keeping the records of its
+        latest ``kept`` (those still open stay); nothing when the webhook is gone. True when
+        the delivery should be started: new, or there and not attempted yet."""
+
+    @abc.abstractmethod
+    def delivery(self, delivery: str) -> Delivery | None: ...
+
+    @abc.abstractmethod
+    def recent(self, webhook_id: str, limit: int) -> list[str]:
+        """The ids of the webhook's latest ``limit`` deliveries, newest first."""
+
+    @abc.abstractmethod
+    def open_deliveries(self) -> list[tuple[str, int]]: ...
+
+    @abc.abstractmethod
+    def begin_attempt(self, delivery: str, at: int) -> int:
+        """Count an attempt; its number, or 0 when the delivery is gone or done."""
+
+    @abc.abstractmethod
+    def record(
+        self, delivery: str, status: str, at: int, due: int, code: int | None, error: str | None, done_seconds: int
+    ) -> bool:
+        """Set an open delivery's outcome: done (``FINAL``) it leaves the open ones and
+        its record lives ``done_seconds`` more; else it is due again at ``due``. False
+        (nothing changed) when it is gone or already done."""
+
+    @abc.abstractmethod
+    def lease(self, delivery: str, token: str, seconds: float) -> bool:
+        """Take the delivery's lease for ``seconds`` under ``token``, unless one is held."""
+
+    @abc.abstractmethod
+    def lease_left(self, delivery: str) -> float: ...
+
+    @abc.abstractmethod
+    def release(self, delivery: str, token: str) -> None:
+        """Drop the lease if ``token`` still holds it."""
+
+
+class Webhooks:
+    """The players' webhooks and their deliveries, and the start of a delivery when a
+    notice is noted (``notify``)."""
+
+    def __init__(self, store: WebhookStore, allow: Iterable[str] = ()) -> None:
+        self.store = store
         self.allow = AllowList.of(allow)
         self.runner: DeliveryRunner = NoDeliveryRunner()
-        self._register = client.register_script(REGISTER_LUA)
-        self._delete = client.register_script(DELETE_LUA)
-        self._create = client.register_script(CREATE_LUA)
-        self._attempt = client.register_script(ATTEMPT_LUA)
-        self._outcome = client.register_script(OUTCOME_LUA)
-        self._release = client.register_script(RELEASE_LUA)
-
-    # keys
-    def _player_key(self, player_id: str) -> str:
-        return f"{self.base}:player:{player_id}"
-
-    def _hook_key(self, webhook_id: str) -> str:
-        return f"{self.base}:hook:{webhook_id}"
-
-    def _recent_key(self, webhook_id: str) -> str:
-        return f"{self.base}:recent:{webhook_id}"
-
-    def _delivery_key(self, delivery: str) -> str:
-        return f"{self.base}:d:{delivery}"
-
-    def _lease_key(self, delivery: str) -> str:
-        return f"{self.base}:lease:{delivery}"
-
-    @property
-    def _open_key(self) -> str:
-        return f"{self.base}:open"
 
     # webhooks
     def register(self, player_id: str, url: Any, events: Sequence[str] | None) -> dict[str, Any]:
@@ -529,38 +494,35 @@ class Webhooks:
             "secret": "whsec_" + secrets.token_urlsafe(32),
             "created_at": _iso(now_ms()),
         }
-        keys = [self._player_key(player_id), self._hook_key(webhook_id)]
-        if not self._register(keys=keys, args=[webhook_id, json.dumps(record), MAX_PER_PLAYER]):
+        if not self.store.add(player_id, webhook_id, record, MAX_PER_PLAYER):
             raise CommandError(Code.INVALID_REQUEST, CAP_RULE, rule=CAP_RULE)
         return shown(record) | {"secret": record["secret"]}
 
     def hook(self, webhook_id: str) -> dict[str, Any] | None:
         """A webhook's whole record, its secret included (for signing only)."""
-        raw = self.redis.get(self._hook_key(webhook_id))
-        return None if raw is None else dict(json.loads(raw))
+        return self.store.hook(webhook_id)
 
     def of_player(self, player_id: str) -> list[dict[str, Any]]:
         """The player's webhooks, oldest first, without their secrets."""
-        ids = sorted(member.decode() for member in self.redis.smembers(self._player_key(player_id)))
+        ids = sorted(self.store.hooks_of([player_id])[player_id])
         records = [self.hook(i) for i in ids]
         return sorted((shown(r) for r in records if r is not None), key=lambda r: (r["created_at"], r["id"]))
 
     def owned(self, player_id: str, webhook_id: str) -> dict[str, Any]:
         """The player's webhook ``webhook_id``; ``not_found`` when it is not the player's."""
-        record = self.hook(webhook_id) if self.redis.sismember(self._player_key(player_id), webhook_id) else None
+        record = self.hook(webhook_id) if self.store.holds(player_id, webhook_id) else None
         if record is None or record.get("player") != player_id:
             raise CommandError(Code.NOT_FOUND, f"You have no webhook '{webhook_id}'.")
         return record
 
     def delete(self, player_id: str, webhook_id: str) -> None:
         """Remove the player's webhook and its deliveries (those not sent are not sent)."""
-        keys = [self._player_key(player_id), self._hook_key(webhook_id), self._recent_key(webhook_id), self._open_key]
-        if not self._delete(keys=keys, args=[webhook_id, f"{self.base}:d:"]):
+        if not self.store.remove(player_id, webhook_id):
             raise CommandError(Code.NOT_FOUND, f"You have no webhook '{webhook_id}'.")
 
     def delete_all(self, player_id: str) -> int:
         """Remove every webhook of the player (its key revoked: it is told nothing more)."""
-        hooks = [member.decode() for member in self.redis.smembers(self._player_key(player_id))]
+        hooks = self.store.hooks_of([player_id])[player_id]
         for webhook_id in hooks:
             try:
                 self.delete(player_id, webhook_id)
@@ -577,15 +539,12 @@ class Webhooks:
         players = sorted({player for player, _ in items})
         if not players:
             return []
-        with self.redis.pipeline(transaction=False) as pipe:
-            for player in players:
-                pipe.smembers(self._player_key(player))
-            owned = dict(zip(players, pipe.execute(), strict=True))
+        owned = self.store.hooks_of(players)
         if not any(owned.values()):
             return []
         hooks: dict[str, list[dict[str, Any]]] = {}
         for player, ids in owned.items():
-            records = [self.hook(i.decode()) for i in sorted(ids)]
+            records = [self.hook(i) for i in sorted(ids)]
             hooks[player] = [r for r in records if r is not None and r.get("player") == player]
         started: list[str] = []
         at = now_ms()
@@ -594,14 +553,7 @@ class Webhooks:
                 if notice.get("type") not in hook["events"]:
                     continue
                 delivery = delivery_id(hook["id"], notice)
-                keys = [
-                    self._hook_key(hook["id"]),
-                    self._delivery_key(delivery),
-                    self._recent_key(hook["id"]),
-                    self._open_key,
-                ]
-                args = [delivery, hook["id"], player, json.dumps(notice), at, KEPT_DELIVERIES, f"{self.base}:d:"]
-                if int(self._create(keys=keys, args=args)):
+                if self.store.add_delivery(delivery, hook["id"], player, notice, at, KEPT_DELIVERIES):
                     started.append(delivery)
         if started:
             try:
@@ -611,71 +563,40 @@ class Webhooks:
         return started
 
     def delivery(self, delivery: str) -> Delivery | None:
-        raw = self.redis.hgetall(self._delivery_key(delivery))
-        if not raw:
-            return None
-        f = {k.decode(): v.decode() for k, v in raw.items()}
-
-        def number(name: str) -> int | None:
-            return int(f[name]) if f.get(name) not in (None, "") else None
-
-        return Delivery(
-            id=f["id"],
-            webhook=f["webhook"],
-            player=f["player"],
-            notice=json.loads(f["notice"]),
-            status=f["status"],
-            attempts=int(f.get("attempts", 0)),
-            created=int(f["created"]),
-            updated=int(f.get("updated", f["created"])),
-            due=int(f.get("due", f["created"])),
-            attempted=number("attempted"),
-            code=number("code"),
-            error=f.get("error") or None,
-        )
+        return self.store.delivery(delivery)
 
     def recent(self, webhook_id: str, limit: int = KEPT_DELIVERIES) -> list[Delivery]:
         """The webhook's latest deliveries, newest first."""
-        ids = [i.decode() for i in self.redis.zrevrange(self._recent_key(webhook_id), 0, limit - 1)]
-        found = [self.delivery(i) for i in ids]
+        found = [self.delivery(i) for i in self.store.recent(webhook_id, limit)]
         return [d for d in found if d is not None]
 
     def open_deliveries(self) -> list[tuple[str, int]]:
         """Every delivery neither delivered nor failed, with when it is due (ms)."""
-        return [(i.decode(), int(score)) for i, score in self.redis.zrange(self._open_key, 0, -1, withscores=True)]
+        return self.store.open_deliveries()
 
     def begin_attempt(self, delivery: str, at: int) -> int:
         """Count an attempt before it is made (a worker killed while sending has used it);
         its number, or 0 when the delivery is gone or done."""
-        return int(self._attempt(keys=[self._delivery_key(delivery)], args=[at]))
+        return self.store.begin_attempt(delivery, at)
 
     def record(self, delivery: str, status: str, at: int, due: int, code: int | None, error: str | None) -> bool:
         """Record an attempt's outcome; False (nothing changed) when the delivery is gone or
         was already done (by another attempt of the same id)."""
-        fields: list[Any] = ["updated", at]
-        if code is not None:
-            fields += ["code", code]
-        if error is not None:
-            fields += ["error", error[:500]]
-        if status == "delivered":
-            fields += ["delivered", at]
-        keys = [self._delivery_key(delivery), self._open_key]
-        return bool(self._outcome(keys=keys, args=[delivery, status, due, DONE_SECONDS, *fields]))
+        kept_error = None if error is None else error[:500]
+        return self.store.record(delivery, status, at, due, code, kept_error, DONE_SECONDS)
 
     def lease(self, delivery: str, seconds: float) -> str | None:
         """Hold the delivery for one sender for ``seconds``; the lease's token, or None when
         another holds it."""
         token = secrets.token_hex(8)
-        taken = self.redis.set(self._lease_key(delivery), token, nx=True, px=int(seconds * 1000))
-        return token if taken else None
+        return token if self.store.lease(delivery, token, seconds) else None
 
     def lease_left(self, delivery: str) -> float:
         """Seconds until the delivery's lease lapses (0 when none is held)."""
-        left = self.redis.pttl(self._lease_key(delivery))
-        return max(0, int(left)) / 1000
+        return self.store.lease_left(delivery)
 
     def release(self, delivery: str, token: str) -> None:
-        self._release(keys=[self._lease_key(delivery)], args=[token])
+        self.store.release(delivery, token)
 
 
 def shown(record: dict[str, Any]) -> dict[str, Any]:

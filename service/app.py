@@ -9,10 +9,10 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from core.config import Config
 from core.errors import Code, CommandError, log_damaged
-from core.platform import Platform
 from events.store import LogDamaged
 from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
+from stores.platform import Platform
 
 HTTP_CODES = {
     400: Code.BAD_REQUEST,

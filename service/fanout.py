@@ -27,12 +27,12 @@ from redis import RedisError
 from core import chat as chats
 from core.chat import Chat
 from core.errors import log_damaged
-from core.platform import Platform
 from events.envelope import Envelope
 from events.store import EventStore, LogDamaged
 from projections.table import Table
 from projections.views import event_for
 from service.http import problem_body
+from stores.platform import Platform
 
 PAGE = 1000
 # Batches a listener may have waiting; a client that reads slower than its game moves has

@@ -12,13 +12,13 @@ from flask import Flask, Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 
 from core.errors import Code, CommandError
-from core.platform import Platform
 from core.players import is_player_key
 from core.vault import token_hash
 from service.crowd import StreamCaps
 from service.errors import status_of, title_of
 from service.metrics import count, observe_request
 from service.ratelimit import TOKEN, OverLimit, RateCounter, client_address, counter_key, retry_after
+from stores.platform import Platform
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIApplication

@@ -37,10 +37,10 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from core.config import Config
-from core.platform import Platform
 from core.webhooks import NoDeliveryRunner
 from events.transparency import Signer, cosign, witness_vkey
 from service.app import create_app
+from stores.platform import Platform
 from workers import projector as projector_module
 from workers import runtime, scheduling, wiring
 

@@ -18,12 +18,12 @@ from collections.abc import Callable
 from contextvars import ContextVar
 
 from core.errors import Code, CommandError
-from core.platform import Platform
 from core.tooling import audit_game, render_replay
 from games.bots import choose
 from games.rng import keyed_rng
 from projections.lifecycle import ms
 from projections.table import Table
+from stores.platform import Platform
 from workers.due import again_at
 from workers.projector import Projector
 from workers.runtime import current

@@ -14,7 +14,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from core.jobs import queue_names
-from core.platform import Platform
+from stores.platform import Platform
 from workers import jobs
 
 KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job}

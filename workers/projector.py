@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import redis
 
-from core.platform import Platform
 from projections.inbox import Inbox
+from stores.platform import Platform
 
 GROUP = "projector"
 CLAIM_IDLE_MS = 30_000

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.platform import Platform
+from stores.platform import Platform
 
 _override: list[Platform] = []
 _build: list[Callable[[], Platform]] = []

@@ -24,7 +24,7 @@ from workers.due import at_or_after
 from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
 
 if TYPE_CHECKING:
-    from core.platform import Platform
+    from stores.platform import Platform
 
 BOT_TIMEOUT = 30
 

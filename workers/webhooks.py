@@ -32,8 +32,8 @@ from rq import Queue, Retry
 
 from core.errors import CommandError
 from core.jobs import queue_names
-from core.platform import Platform
 from core.webhooks import FINAL, Address, AllowList, Target, backoff_seconds, signature
+from stores.platform import Platform
 from workers.due import at_or_after
 from workers.runtime import current
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.config import Config
 from core.jobs import NoJobs
-from core.platform import Platform
+from stores.platform import Platform
 from workers import runtime
 from workers.long_jobs import RQLongJobs
 from workers.scheduling import RQScheduler

@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 from workers.wiring import wire
 

@@ -13,8 +13,8 @@ import fakeredis
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.conftest import bearer, new_tiny, operator
 
 

@@ -17,10 +17,10 @@ from flask.testing import FlaskClient
 from core.chat import KEPT, MAX_TEXT, RATE_LIMIT, Chat
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from projections.inbox import Inbox
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.conftest import bearer, new_tiny
 from tests.api.test_players import register, stream_events
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)

@@ -18,9 +18,9 @@ import redis
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from events.keys import partition_of
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.conftest import OPERATOR, bearer, operator
 from tests.conftest import burst_worker
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)

@@ -6,7 +6,7 @@ import json
 
 from flask.testing import FlaskClient
 
-from core.platform import Platform
+from stores.platform import Platform
 from tests.api.conftest import bearer, new_tiny, operator
 
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from core.tooling import audit_game
 from events.envelope import NewEvent
 from projections.lifecycle import iso
+from stores.platform import Platform
 from tests.api.conftest import bearer
 from tests.api.test_players import drain, register
 from workers.jobs import play_bot

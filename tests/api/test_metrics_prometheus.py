@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from rq import Queue
 
-from core.platform import Platform
+from stores.platform import Platform
 from tests.api.conftest import new_tiny, operator
 from tests.api.test_games_api import act
 from workers.projector import Projector
@@ -81,7 +81,7 @@ WORKER = textwrap.dedent(
     """
     import fakeredis
     from core.config import Config
-    from core.platform import Platform
+    from stores.platform import Platform
     from service.app import create_app
     from service.metrics import observe_request
 
@@ -101,7 +101,7 @@ def test_in_multiprocess_mode_the_scrape_adds_up_every_worker_of_the_host(tmp_pa
         """
         import sys, fakeredis
         from core.config import Config
-        from core.platform import Platform
+        from stores.platform import Platform
         from service.metrics import exposition
         from workers.wiring import wire
 

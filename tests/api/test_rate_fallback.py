@@ -14,9 +14,9 @@ import redis
 from flask import Flask
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
 from service.ratelimit import ADDRESS, TOKEN, LocalCounter, RateCounter
+from stores.platform import Platform
 from tests.api.conftest import OPERATOR, bearer, new_tiny, operator
 
 

@@ -10,8 +10,8 @@ import glicko2
 import pytest
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from projections.ratings import START, rate
+from stores.platform import Platform
 from tests.api.conftest import bearer
 from workers.projector import Projector
 

@@ -11,8 +11,8 @@ import threading
 from flask.testing import FlaskClient
 
 from core.creation import rematch_seats
-from core.platform import Platform
 from projections.inbox import Inbox
+from stores.platform import Platform
 from tests.api.conftest import bearer
 from tests.api.test_players import drain, register
 from tests.api.test_ratings import play_out

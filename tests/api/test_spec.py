@@ -90,8 +90,8 @@ def build_app() -> Flask:
     import fakeredis
 
     from core.config import Config
-    from core.platform import Platform
     from service.app import create_app
+    from stores.platform import Platform
     from workers.scheduling import InlineBots
     from workers.wiring import wire
 

@@ -20,9 +20,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from service import fanout
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.conftest import bearer, new_tiny
 from tests.api.test_games_api import act
 

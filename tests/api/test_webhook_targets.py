@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from core.platform import Platform
 from core.webhooks import NoDeliveryRunner
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.test_webhooks import HOOKS, make_platform, register, webhook_keys
 from tests.webhook_receiver import Receiver
 from workers.webhooks import deliver

@@ -27,10 +27,10 @@ from rq.registry import ScheduledJobRegistry
 from core.config import Config, parse_webhook_allow
 from core.errors import CommandError
 from core.jobs import queue_names
-from core.platform import Platform
 from core.webhooks import EVENTS, MAX_PER_PLAYER, AllowList, NoDeliveryRunner, Target, carried_ipv4, delivery_id
 from projections.inbox import Inbox
 from service.app import create_app
+from stores.platform import Platform
 from tests.api.conftest import bearer
 from tests.webhook_receiver import Receiver, verified
 from workers import runtime, wiring

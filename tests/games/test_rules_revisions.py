@@ -13,11 +13,11 @@ import fakeredis
 import pytest
 
 from core.config import Config
-from core.platform import Platform
 from core.tooling import audit_game, import_lines
 from games import registry
 from games.base import InvalidOptions, rules_of
 from projections.audit import audit_entries
+from stores.platform import Platform
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "rules1"
 KINDS = ("dragoborne", "dragon-fortress", "fortress-royals", "fortress-siege", "stomping-grounds")

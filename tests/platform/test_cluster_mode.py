@@ -15,9 +15,9 @@ import redis
 
 from core.config import CLUSTER_PARTITIONS, Config
 from core.errors import CommandError
-from core.platform import Platform
 from events import NewEvent
 from events.redis_store import RedisEventStore
+from stores.platform import Platform
 from tests.localcluster import LocalCluster, cluster_fixture, local_cluster  # noqa: F401  (a fixture)
 from tests.reliability.procs import RedisServer
 from workers.wiring import wire

@@ -12,7 +12,6 @@ import pytest
 
 from core.errors import CommandError
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from events.redis_store import RedisEventStore
 from games.rng import commitment
@@ -20,6 +19,7 @@ from projections.lifecycle import iso
 from projections.snapshots import RedisSnapshots
 from projections.table import fold
 from projections.tables import Tables
+from stores.vault import RedisVault
 from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
 TWO = [{"name": "ann"}, {"name": "bob"}]
@@ -33,10 +33,12 @@ def h(request: pytest.FixtureRequest) -> Handler:
         prefix = f"h-{uuid.uuid4().hex[:12]}"
         cluster_store = RedisEventStore(client, prefix=prefix, partitions=6)
         snapshots = RedisSnapshots(client, prefix=prefix)
-        return Handler(cluster_store, Tables(cluster_store, snapshots, snapshot_every=3), Vault(client, prefix=prefix))
+        return Handler(
+            cluster_store, Tables(cluster_store, snapshots, snapshot_every=3), RedisVault(client, prefix=prefix)
+        )
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
-    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=3), Vault(client))
+    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=3), RedisVault(client))
 
 
 def error_of(call) -> CommandError:  # type: ignore[no-untyped-def]

@@ -1,7 +1,8 @@
 """The architecture's layers hold (pyproject's ``[tool.importlinter]``): the HTTP layer and
-the workers over the core, the core over the projections, those over the events and the
-rules; the rules import nothing of ours; only the HTTP layer knows Flask. And the check
-is no formality: an import that crosses a layer, planted in a copy of the tree, breaks it."""
+the workers over the stores, the stores over the core, the core over the projections,
+those over the events and the rules; the rules import nothing of ours; only the HTTP
+layer knows Flask; the core knows no Redis. And the check is no formality: an import
+that crosses a layer, planted in a copy of the tree, breaks it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "events", "projections", "core", "service", "workers")
+PACKAGES = ("games", "events", "projections", "core", "stores", "service", "workers")
 LINT = [
     sys.executable,
     "-c",
@@ -59,6 +60,8 @@ def test_the_layers_hold() -> None:
         ("games/base.py", "import events.envelope", "layers"),
         ("projections/table.py", "import flask", "only the HTTP layer knows Flask"),
         ("games/cards.py", "import redis", "the rules are pure"),
+        ("core/players.py", "import redis", "core knows no Redis"),
+        ("stores/vault.py", "import workers.jobs", "layers"),
     ],
 )
 def test_an_import_across_a_layer_breaks_the_check(tmp_path: Path, module: str, planted: str, contract: str) -> None:

@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
 from events.keys import partition_of
+from stores.platform import Platform
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
 from workers.projector import GROUP, Projector
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 
 pytestmark = pytest.mark.redis
 

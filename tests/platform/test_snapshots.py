@@ -11,11 +11,11 @@ import fakeredis
 import pytest
 
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots, RedisSnapshots, Snapshots
 from projections.table import Table
 from projections.tables import Tables
+from stores.vault import RedisVault
 from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
 
@@ -34,7 +34,7 @@ def snapshots(request: pytest.FixtureRequest) -> Iterator[Snapshots]:
 
 def test_an_older_snapshot_never_replaces_a_newer_one(snapshots: Snapshots) -> None:
     store = MemoryEventStore()
-    handler = Handler(store, Tables(store, MemorySnapshots()), Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(fakeredis.FakeRedis()))
     table = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
     for _ in range(3):
         seat = min(table.to_act())
@@ -56,7 +56,7 @@ def test_a_snapshot_of_another_format_is_ignored_and_replaced(real_redis, prefix
     """Snapshots written by another code version (an older format) are never read, and
     the first table put replaces them, whatever their version."""
     store = MemoryEventStore()
-    handler = Handler(store, Tables(store, MemorySnapshots()), Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(fakeredis.FakeRedis()))
     table = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
     snapshots = RedisSnapshots(real_redis, prefix=prefix)
     key = snapshots.key(table.game_id)
@@ -99,7 +99,7 @@ def test_snapshots_in_the_background_never_hold_an_action_and_land_all_the_same(
     store, snapshots = MemoryEventStore(), HeldSnapshots()
     tables = Tables(store, snapshots, snapshot_every=4)
     tables.snapshot_in_background()
-    handler = Handler(store, tables, Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, tables, RedisVault(fakeredis.FakeRedis()))
     table = play_tiny(handler, 9, snapshots)  # crosses versions 4 and 8 while every write is held
     assert snapshots.writes == 0 and snapshots.version(table.game_id) < 4
     snapshots.gate.set()
@@ -114,7 +114,7 @@ def test_a_full_background_queue_skips_a_snapshot_rather_than_wait() -> None:
     store, snapshots = MemoryEventStore(), HeldSnapshots()
     tables = Tables(store, snapshots, snapshot_every=1)
     tables.snapshot_in_background(capacity=2)
-    handler = Handler(store, tables, Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, tables, RedisVault(fakeredis.FakeRedis()))
     table = play_tiny(handler, 6, snapshots)  # a snapshot at every version, far more than the queue holds
     snapshots.gate.set()
     tables.settle()

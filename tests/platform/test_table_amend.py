@@ -11,16 +11,16 @@ import fakeredis
 import pytest
 
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots
 from projections.table import Table, amend
 from projections.tables import Tables
+from stores.vault import RedisVault
 
 
 def _table() -> Table:
     store = MemoryEventStore()
-    handler = Handler(store, Tables(store, MemorySnapshots()), Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(fakeredis.FakeRedis()))
     table = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
     seat = min(table.to_act())
     return handler.act(table.game_id, seat, {"type": "add", "amount": 1}, table.version).table

@@ -6,11 +6,11 @@ from __future__ import annotations
 import fakeredis
 
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from projections.snapshots import MemorySnapshots
 from projections.table import Table
 from projections.tables import Tables
+from stores.vault import RedisVault
 
 
 class CountingStore(MemoryEventStore):
@@ -25,7 +25,7 @@ class CountingStore(MemoryEventStore):
 
 def played(actions: int) -> tuple[Handler, CountingStore, Table, Table]:
     store = CountingStore()
-    handler = Handler(store, Tables(store, MemorySnapshots()), Vault(fakeredis.FakeRedis()))
+    handler = Handler(store, Tables(store, MemorySnapshots()), RedisVault(fakeredis.FakeRedis()))
     opened = handler.create_game("tiny", [{"name": "ann"}, {"name": "bob"}]).table
     table = opened
     for _ in range(actions):

@@ -13,7 +13,8 @@ import fakeredis
 import pytest
 import redis
 
-from core.vault import MemoryVault, Secrets, Vault
+from core.vault import MemoryVault, Secrets
+from stores.vault import RedisVault
 from tests.conftest import delete_prefixed
 from tests.localcluster import local_cluster  # noqa: F401  (a fixture)
 
@@ -23,14 +24,14 @@ def vault(request: pytest.FixtureRequest) -> Iterator[Secrets]:
     if request.param == "memory":
         yield MemoryVault()
     elif request.param == "fakeredis":
-        yield Vault(fakeredis.FakeRedis(), prefix="vault")
+        yield RedisVault(fakeredis.FakeRedis(), prefix="vault")
     elif request.param == "cluster":
         # The session's cluster, and every key in it, goes when the session ends.
-        yield Vault(request.getfixturevalue("local_cluster").client(), prefix=f"vault-{uuid.uuid4().hex[:12]}")
+        yield RedisVault(request.getfixturevalue("local_cluster").client(), prefix=f"vault-{uuid.uuid4().hex[:12]}")
     else:
         client: redis.Redis = request.getfixturevalue("real_redis")
         prefix: str = request.getfixturevalue("prefix")
-        yield Vault(client, prefix=prefix)
+        yield RedisVault(client, prefix=prefix)
         delete_prefixed(client, prefix)
 
 
@@ -52,7 +53,7 @@ def test_tokens_act_for_their_seat_until_revoked(vault: Secrets) -> None:
 
 
 def test_a_redis_vault_keeps_only_hashes_of_tokens(real_redis: redis.Redis, prefix: str) -> None:
-    vault = Vault(real_redis, prefix=prefix)
+    vault = RedisVault(real_redis, prefix=prefix)
     token = vault.issue_token("g", 0)
     stored = b"".join(
         key + (real_redis.get(key) or b"" if real_redis.type(key) == b"string" else b"".join(real_redis.hkeys(key)))

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 from workers.wiring import wire
 

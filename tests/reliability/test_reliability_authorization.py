@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from games import registry
 from service.app import create_app
+from stores.platform import Platform
 from tests.reliability.conftest import event_counts
 
 pytestmark = pytest.mark.timeout(120)

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from core.config import Config
-from core.platform import Platform
 from core.tooling import audit_game
 from events.ledger import verify_entries
 from service.backup import BackupError, backup, restore
+from stores.platform import Platform
 from tests.reliability.procs import ROOT, RedisServer, Service, service_env, wait_for
 from workers.scheduling import RQScheduler
 

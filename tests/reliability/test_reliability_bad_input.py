@@ -23,8 +23,8 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from tests.reliability.conftest import event_counts
 
 pytestmark = pytest.mark.timeout(300)

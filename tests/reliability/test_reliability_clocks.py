@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from core.config import Config
-from core.platform import Platform
 from projections.lifecycle import ms
+from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.scheduling import RQScheduler
 

@@ -20,7 +20,7 @@ import redis
 
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
+from stores.platform import Platform
 from tests.localcluster import LocalCluster, cluster_fixture
 
 failover_cluster = cluster_fixture(scope="function", masters=3, replicas=1, name="failover_cluster")

@@ -13,10 +13,10 @@ import redis
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
 from service.query import allowed
 from service.routes.meta import spec_text
+from stores.platform import Platform
 from tests.reliability.procs import RedisServer
 
 OPERATOR = "the-operators-own-token"

@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 
 DRAW = {"type": "draw"}

@@ -16,7 +16,7 @@ import pytest
 
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
+from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.projector import GROUP, Projector
 from workers.scheduling import InlineBots

@@ -12,7 +12,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 from tests.conftest import RedisServer, burst_worker
 from workers import wiring
 from workers.jobs import job_id, turn_deadline

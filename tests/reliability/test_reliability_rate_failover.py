@@ -14,9 +14,9 @@ import pytest
 from redis.crc import key_slot
 
 from core.config import Config
-from core.platform import Platform
 from service.app import create_app
 from service.ratelimit import RateCounter, counter_key
+from stores.platform import Platform
 from tests.localcluster import LocalCluster, cluster_fixture
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]

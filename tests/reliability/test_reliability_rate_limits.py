@@ -26,9 +26,9 @@ import requests
 from flask import Flask
 
 from core.config import Config, parse_trusted_proxies
-from core.platform import Platform
 from service.app import create_app
 from service.ratelimit import client_address
+from stores.platform import Platform
 from tests.api.conftest import new_tiny
 from tests.reliability.procs import Api, RedisServer, service_env
 

@@ -16,9 +16,9 @@ import pytest
 import requests
 
 from core.config import Config
-from core.platform import Platform
 from events.envelope import verify_chain
 from projections.audit import audit_entries
+from stores.platform import Platform
 from tests.reliability.procs import Api, RedisServer, service_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]

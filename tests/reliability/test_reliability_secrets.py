@@ -38,13 +38,13 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from core.config import Config
-from core.platform import Platform
 from events.envelope import GENESIS_HASH, Envelope, hash_of
 from games import registry
 from games.cards import standard_deck
 from projections.table import Table, evolve
 from projections.views import event_for, openings, shown_data
 from service.app import create_app
+from stores.platform import Platform
 from tests.reliability.adversary import (
     Adversary,
     ChainCheck,

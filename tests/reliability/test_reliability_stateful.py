@@ -20,11 +20,11 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
 from events.envelope import verify_chain
 from games.base import GameEvent
 from projections.audit import audit_entries
 from projections.table import PLATFORM_EVENTS
+from stores.platform import Platform
 from workers.projector import Projector
 from workers.scheduling import InlineBots
 

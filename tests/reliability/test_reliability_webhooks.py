@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from tests.webhook_receiver import Receiver
 from workers.projector import Projector

@@ -15,8 +15,8 @@ import pytest
 from rq import Queue, Worker
 
 from core.config import Config
-from core.platform import Platform
 from projections.audit import audit_entries
+from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.jobs import bot_command_id, job_id
 from workers.projector import Projector

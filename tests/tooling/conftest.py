@@ -9,8 +9,8 @@ import fakeredis
 import pytest
 
 from core.config import Config
-from core.platform import Platform
 from projections.table import Table
+from stores.platform import Platform
 from workers import wiring
 from workers.scheduling import InlineBots
 

@@ -13,12 +13,12 @@ import redis
 
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from events.envelope import GENESIS_HASH, Envelope, NewEvent, chain
 from events.ledger import LedgerUnavailable, verify_entries
 from projections.views import sealed_data
 from service.app import create_app
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 from workers.projector import Projector
 

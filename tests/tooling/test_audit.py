@@ -9,7 +9,6 @@ import random
 import pytest
 
 from core.errors import CommandError
-from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
 from events.envelope import Envelope, chain
 from events.store import NewEvent
@@ -17,6 +16,7 @@ from games import registry
 from games.rng import derive_rng
 from projections.audit import audit_entries
 from projections.views import sealed_data
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 
 KINDS = [k for k in registry.keys() if k != "tiny"]
@@ -137,7 +137,7 @@ def test_export_then_import_keeps_the_log_and_a_colliding_id_gets_a_new_one(plat
 
 def test_import_keeps_the_original_id_when_it_is_free(platform: Platform) -> None:
     from core.config import Config
-    from core.platform import Platform as P
+    from stores.platform import Platform as P
 
     game_id = finished_game(platform, "tiny", seed=8)
     lines = list(export_lines(platform, game_id))
@@ -268,7 +268,7 @@ def test_import_gives_a_new_id_when_the_files_id_could_not_be_one_of_ours(platfo
     import fakeredis
 
     from core.config import Config
-    from core.platform import Platform as P
+    from stores.platform import Platform as P
 
     game_id = finished_game(platform, "tiny", seed=10)
     header, *events = export_lines(platform, game_id)

@@ -19,13 +19,13 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
 from games import registry
 from games.base import rules_of
 from projections.table import Table, evolve
 from projections.views import board
 from service.boards import DRAWINGS, Sheet, draw, tree
 from service.tooling_cli import seat_names
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 
 KINDS = sorted(DRAWINGS)

@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
 from games import registry
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 
 KIND = "fortress-royals" if registry.get("fortress-royals") else next(k for k in registry.keys() if k != "tiny")

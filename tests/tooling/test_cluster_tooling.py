@@ -12,8 +12,8 @@ import pytest
 
 from core.config import Config
 from core.errors import CommandError
-from core.platform import Platform
 from core.tooling import audit_game, export_lines, import_lines
+from stores.platform import Platform
 from tests.localcluster import LocalCluster, local_cluster  # noqa: F401  (a fixture)
 from tests.tooling.conftest import humans, play
 from workers import wiring

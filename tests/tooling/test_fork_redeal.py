@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from core.platform import Platform
 from core.tooling import audit_game, export_lines
 from events.envelope import GENESIS_HASH, NewEvent, chain
 from games.codec import decode, encode
 from games.rng import Draws, derive_rng
 from projections.views import sealed_data
 from service import verifier
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 from tests.tooling.test_anchors import elsewhere, replace_log
 

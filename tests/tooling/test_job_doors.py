@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from tests.tooling.conftest import humans
 
 

@@ -23,11 +23,11 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
 from core.tooling import audit_game, export_lines
 from games.bots import greedy_bot
 from service import fanout, verifier
 from service.app import create_app
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 
 TRIES = 50

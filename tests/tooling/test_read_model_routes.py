@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from service.app import create_app
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 from workers import wiring
 from workers.projector import Projector

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from core.platform import Platform
 from core.tooling import audit_game, import_lines
 from events.envelope import Envelope
 from projections.audit import audit_entries
 from service.app import create_app
+from stores.platform import Platform
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "schema1"
 

@@ -11,13 +11,13 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.errors import CommandError
-from core.platform import Platform
 from games import registry
 from games.base import GameEvent
 from games.rng import derive_rng
 from projections.audit import audit_entries
 from projections.table import PLATFORM_EVENTS
 from service.app import create_app
+from stores.platform import Platform
 from tests.games.contract import assert_no_secret
 from tests.tooling.conftest import humans, play, whole_version
 

@@ -21,10 +21,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from games import registry
 from service import verifier
 from service.app import create_app
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,9 +29,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.platform import Platform
 from events.transparency import Checkpoint, Signer, Tree, leaf_hash
 from service import verifier
+from stores.platform import Platform
 from tests.verify.conftest import KINDS, Case, Games, js_verdicts, latest, python_verdict
 from tests.verify.test_tampering import at, commitments, rechain, swap_two_cards
 

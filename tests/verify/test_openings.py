@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from core.platform import Platform
 from service import verifier
+from stores.platform import Platform
 from tests.verify.conftest import KINDS, NODE_CLI, Case, Games, node, python_verdict
 from tests.verify.test_tampering import opening_salt_changed, own_card_changed
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from core.platform import Platform
 from core.tooling import export_lines
 from service import cli, verifier
+from stores.platform import Platform
 from tests.verify.conftest import KINDS, Case, Games, js_verdicts, python_verdict
 
 Verdicts = dict[str, dict[str, Any]]

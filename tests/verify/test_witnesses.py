@@ -23,12 +23,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from events.envelope import GENESIS_HASH
 from events.ledger import entry_hash
 from events.transparency import Signer, cosign, cosigned_by, witness_vkey
 from service.app import create_app
 from service.witness import Alarm, Witness
+from stores.platform import Platform
 
 LOG_KEY = base64.b64encode(hashlib.sha256(b"the operator's log key").digest()).decode()
 SEEDS = {name: hashlib.sha256(name.encode()).digest() for name in ("w1.example.org", "w2.example.org")}

@@ -6,7 +6,7 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 from workers import wiring
 from workers.scheduling import RQScheduler
 

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from core.config import Config
-from core.platform import Platform
+from stores.platform import Platform
 from tests.conftest import burst_worker
 from tests.tooling.conftest import humans, play
 from workers import long_jobs, wiring

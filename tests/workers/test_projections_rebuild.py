@@ -12,8 +12,8 @@ import sys
 import redis
 
 from core.config import Config
-from core.platform import Platform
 from events.envelope import NewEvent
+from stores.platform import Platform
 from tests.tooling.conftest import humans, play
 from workers.projector import Projector
 

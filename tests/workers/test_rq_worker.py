@@ -8,7 +8,7 @@ import time
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
 
-from core.platform import Platform
+from stores.platform import Platform
 from tests.conftest import burst_worker
 from workers.rq_worker import ForkingTurnWorker, TurnWorker
 from workers.scheduling import queue_names

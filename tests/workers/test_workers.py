@@ -12,9 +12,9 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from core.config import Config
-from core.platform import Platform
 from games import registry
 from projections.lifecycle import ms
+from stores.platform import Platform
 from tests.conftest import burst_worker
 from workers import jobs, wiring
 from workers.jobs import bot_command_id, bot_turn, flag_check, job_id, play_bot, turn_deadline, turn_timeout

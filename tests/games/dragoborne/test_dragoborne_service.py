@@ -7,9 +7,9 @@ import fakeredis
 from flask.testing import FlaskClient
 
 from core.config import Config
-from core.platform import Platform
 from games.dragoborne.cards import DECKS
 from service.app import create_app
+from stores.platform import Platform
 from workers.scheduling import InlineBots
 
 

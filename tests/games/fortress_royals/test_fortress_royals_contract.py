@@ -11,13 +11,13 @@ import pytest
 
 from core.errors import CommandError
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
 from games.fortress_royals import GAME
 from games.play import random_game
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
+from stores.vault import RedisVault
 from tests.games.contract import check_contract
 from tests.games.fortress_royals.tables import full_deck, now
 from tests.games.fortress_royals.test_fortress_royals_properties import MAX_ACTIONS, near_misses
@@ -46,7 +46,7 @@ def test_a_random_four_player_game_plays_to_a_winner_through_the_command_handler
     with a reason and appends nothing to the store."""
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
-    handler = Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=25), Vault(client))
+    handler = Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=25), RedisVault(client))
     created = handler.create_game("fortress-royals", [{"name": name} for name in ("ann", "bob", "cy", "di")])
     table = created.table
     rng = random.Random(4)
@@ -73,7 +73,7 @@ def test_a_game_on_a_fixed_deck_says_in_its_public_summary_that_the_deal_is_not_
     created with it says so in its public summary, since it is not a fair deal." """
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
-    handler = Handler(store, Tables(store, RedisSnapshots(client)), Vault(client))
+    handler = Handler(store, Tables(store, RedisSnapshots(client)), RedisVault(client))
     seats = [{"name": "ann"}, {"name": "bob"}]
     fixed = handler.create_game("fortress-royals", seats, {"deck": full_deck([])}).table
     dealt = handler.create_game("fortress-royals", seats).table

@@ -11,13 +11,13 @@ import fakeredis
 import pytest
 
 from core.handler import Handler
-from core.vault import Vault
 from events.memory import MemoryEventStore
 from games.codec import decode, encode
 from games.fortress_siege import GAME
 from games.play import random_game
 from projections.snapshots import RedisSnapshots
 from projections.tables import Tables
+from stores.vault import RedisVault
 
 from .scenario import deck
 
@@ -34,7 +34,7 @@ def test_states_survive_the_state_codec_used_by_forks() -> None:
 def handler() -> Handler:
     client = fakeredis.FakeRedis()
     store = MemoryEventStore()
-    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=50), Vault(client))
+    return Handler(store, Tables(store, RedisSnapshots(client), snapshot_every=50), RedisVault(client))
 
 
 def test_a_game_created_with_fixed_decks_says_so_in_its_public_summary() -> None:

@@ -1,4 +1,8 @@
-"""Wiring: one object holding the Redis clients, the store, the tables and the handler."""
+"""Wiring: one object holding the Redis clients the service works on and every store on
+them (the event store and the ledger, the projections' snapshots and read models, the
+core's vault, players, chat and webhooks on their adapters here), the tables and the
+handler. The entry points build it (``Platform.from_config``); the core only names the
+parts it needs (``core.tooling.Wiring``, ``core.chat.ChatWiring``)."""
 
 from __future__ import annotations
 
@@ -11,15 +15,20 @@ from core.config import Config
 from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
 from core.players import Players
-from core.vault import Vault
+from core.vault import opening_seed
 from core.webhooks import Webhooks
 from events.ledger import Ledger
 from events.redis_store import RedisEventStore
+from projections.inbox import Inbox
 from projections.ratings import Ratings
 from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
 from projections.table import Table
 from projections.tables import Tables
+from stores.chat import RedisChatLog
+from stores.players import RedisPlayerStore
+from stores.vault import RedisVault
+from stores.webhooks import RedisWebhookStore
 
 # Settled here rather than left to redis-py's defaults, which version 8 changed: a read
 # gives up after 5 s (a stream's blocking read waits up to a heartbeat, 15 s, and RQ's
@@ -48,16 +57,18 @@ class Platform:
         )
         self.snapshots = RedisSnapshots(client, prefix=config.prefix)
         self.tables = Tables(self.store, self.snapshots)
-        self.vault = Vault(client, prefix=config.prefix)
+        self.vault = RedisVault(client, prefix=config.prefix)
         self.ledger = Ledger(
             client, prefix=config.prefix, origin=config.log_origin, key=config.log_key, witnesses=config.witnesses
         )
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
-        self.players = Players(client, config.prefix)
+        self.players = Players(RedisPlayerStore(client, config.prefix))
         self.ratings = Ratings(client, self.ledger, config.prefix)
-        self.webhooks = Webhooks(client, config.prefix, config.webhook_allow)
+        self.webhooks = Webhooks(RedisWebhookStore(client, config.prefix), config.webhook_allow)
+        self.inbox = Inbox(client, config.prefix)
+        self.chat_log = RedisChatLog(self.store)
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:
@@ -87,12 +98,6 @@ class Platform:
         return ":".join((self.config.prefix, *parts))
 
     def opening_seed(self, table: Table, seat: int | None) -> str | None:
-        """The seed a seat's events are opened with while ``table`` is in play (the salts
-        of its own hidden values, ``projections.views.openings``); None for a spectator,
-        a finished game, or a schema-1 game, whose hashes are not shown in play."""
-        if seat is None or table.status == "finished" or table.schema < 2:
-            return None
-        try:
-            return self.vault.seed(table.game_id)
-        except LookupError:
-            return None
+        """The seed a seat's events are opened with while ``table`` is in play
+        (``core.vault.opening_seed``)."""
+        return opening_seed(self.vault, table, seat)

@@ -1,0 +1,1 @@
+"""The Redis-backed adapters of the core's interfaces (vault, players, chat, webhooks), and the wiring."""
