@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import shutil
@@ -129,7 +130,8 @@ def explain(error: BaseException) -> tuple[str, str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from service.embedded import EmbeddedRedis, die_with_parent
+    from service.embedded import EmbeddedRedis
+    from service.supervisor import Program, Supervisor
 
     config = Config.from_env()
     config = replace(
@@ -146,24 +148,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config = replace(config, redis_url=embedded.start())
         print(f"tablestream: embedded Redis with an fsynced append-only file in {embedded.data_dir}", flush=True)
     env = {**os.environ, "REDIS_URL": config.redis_url or ""}
-    children: list[subprocess.Popen[bytes]] = []
+    supervisor = Supervisor(None)
     if (embedded is not None or args.with_worker) and not args.no_worker:
-        for command in ("worker", "projector"):
-            children.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "service.cli", command],
-                    env=env,
-                    preexec_fn=die_with_parent,
-                    start_new_session=True,  # stopped by us, in order, not by the terminal's Ctrl-C
-                )
-            )
+        # Restarted when they die (service.supervisor); the worker's death first withdraws
+        # its registration and frees its scheduler lock.
+        supervisor = Supervisor.start(
+            [
+                Program("worker", [sys.executable, "-m", "service.cli", "worker"], env, forget_worker(config)),
+                Program("projector", [sys.executable, "-m", "service.cli", "projector"], env),
+            ]
+        )
     print(f"tablestream: serving on http://{config.host}:{config.port}/  (Ctrl-C stops)", flush=True)
     owner = os.getpid()
 
     def forget_parent_processes() -> None:
         # A gunicorn worker is a fork of this process: it must neither own nor collect
         # the children of the master, or their finalizers run while it is being stopped.
-        children.clear()
+        supervisor.forget()
         if embedded is not None:
             embedded.process = None
 
@@ -171,17 +172,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
         run_gunicorn(config, after_fork=forget_parent_processes)
     finally:
         if os.getpid() == owner:  # not in a gunicorn worker (a fork of this process) leaving
-            for child in children:
-                child.send_signal(signal.SIGTERM)
-            for child in children:
-                try:
-                    child.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+            supervisor.stop()
             if embedded is not None:
                 embedded.stop()
             print("tablestream: stopped", flush=True)
     return 0
+
+
+def forget_worker(config: Config) -> Callable[[int], str | None]:
+    """What the supervisor does once a worker process of ``serve`` has died (with all it
+    forked): withdraw its registration and free the scheduler locks it held
+    (``workers.census.forget_dead_worker``), on a platform made at the first death."""
+    made: list[Any] = []
+
+    def forget(pid: int) -> str | None:
+        from stores.platform import Platform
+        from workers.census import forget_dead_worker
+
+        if not made:
+            made.append(Platform.from_config(config))
+        registrations, locks = forget_dead_worker(made[0], pid)
+        if not registrations and not locks:
+            return None
+        return f"withdrew {registrations} worker registration(s) and freed {locks} scheduler lock(s)"
+
+    return forget
 
 
 def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) -> None:
@@ -214,14 +229,17 @@ def run_gunicorn(config: Config, after_fork: Callable[[], None] = lambda: None) 
 
         def load(self) -> Any:
             from service.app import create_app
+            from service.health import CENSUS
             from service.query import allowed
             from service.routes.meta import spec_text
+            from workers.census import census
             from workers.wiring import platform_from_config
 
             platform = platform_from_config(config)
             # In the worker (the app is loaded after the fork): snapshots off the request's path.
             platform.tables.snapshot_in_background()
             app = create_app(config, platform)
+            app.extensions[CENSUS] = functools.partial(census, platform)  # what /healthz counts workers with
             # The query parameters each route takes, read from the spec now, not by the first
             # requests that carry a query string (each of them would parse it: 0.3 s of CPU).
             allowed(spec_text())

@@ -9,14 +9,14 @@ import secrets
 from importlib import resources
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 from prometheus_client import CONTENT_TYPE_LATEST
 from redis.cluster import RedisCluster
 
 from core.errors import Code, CommandError
 from events.keys import clustered
 from games import registry
-from service import schemas
+from service import health, schemas
 from service.docs import etag, render_docs
 from service.http import bearer, platform
 from service.metrics import exposition
@@ -44,7 +44,9 @@ def operator_token(what: str) -> str:
 def healthz() -> Response:
     """Healthy only when the store takes a write and gives it back, through the same client
     the API uses: a Redis that answers PING but refuses writes (read-only, out of memory,
-    failing to persist, short of replicas) is not one the API can serve from."""
+    failing to persist, short of replicas) is not one the API can serve from. A healthy
+    answer also says whether job workers are alive and how far the projector is behind:
+    ``degraded`` when either is wrong, still 200 (``service.health``)."""
     p = platform()
     probe, value = p.key("healthz", secrets.token_hex(8)), secrets.token_hex(8)
     try:
@@ -66,11 +68,16 @@ def healthz() -> Response:
     except Exception:  # a Redis double without INFO still serves
         version = None
     last_write = None if last is None else {"feed_id": last.id, "game": last.game}
+    beside = health.report(p.store, current_app.extensions.get(health.CENSUS))
     body = {
         "status": "ok",
+        "degraded": beside["degraded"],
+        "problems": beside["problems"],
         "redis": {"reachable": True, "writable": True, "version": version}
         | ({"cluster": cluster} if cluster is not None else {}),
         "store": {"last_write": last_write},
+        "workers": beside["workers"],
+        "projector": beside["projector"],
         "kinds": registry.keys(),
     }
     return Response(json.dumps(body), mimetype="application/json")
