@@ -26,7 +26,8 @@ class Forks(Commands):
     ) -> Created:
         """A new game starting from this one's state at ``at_version``. A finished game
         forks exactly; a game in play forks only from ``seat``'s point of view, every
-        card hidden from it re-dealt from a fresh seed."""
+        card hidden from it re-dealt from a fresh seed. Its seats (``players``, else the
+        game's names and bots) hold no player unless the caller names one."""
         table = self.load(game_id)
         if not 1 <= at_version <= table.version:
             raise CommandError(Code.INVALID_REQUEST, f"at_version must be between 1 and {table.version}.")
@@ -55,7 +56,10 @@ class Forks(Commands):
             exact = False
         if game.outcome(state) is not None:
             raise CommandError(Code.GAME_OVER, f"The game was already over at version {at_version}.")
-        source = players if players is not None else [s.as_json() for s in table.seats]
+        # A fork's seats are new: by default named and played (human or bot) as before, but
+        # held by no player. Identity is earned at the table: a fork is its creator's game,
+        # in no one else's lists, profile, ratings or stats.
+        source = players if players is not None else [{"name": s.name, "bot": s.bot} for s in table.seats]
         seats = check_players(source)
         if len(seats) != len(table.seats):
             raise CommandError(Code.INVALID_REQUEST, f"A fork keeps the {len(table.seats)} seats of its game.")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from core.platform import Platform
+from stores.platform import Platform
 from tests.api.conftest import bearer
 from workers.projector import Projector
 
@@ -311,3 +311,42 @@ def test_invites_reserved_seats_and_unlisted_games_stay_out_of_the_lobby_and_pro
     profile = client.get("/v1/players/ann").get_json()
     assert [g["id"] for g in profile["finished_games"]["latest"]] == [reserved["id"]]
     assert profile["finished_games"]["total"] == 1 and invited["id"] not in json.dumps(profile)
+
+
+def test_a_fork_is_its_creator_s_game_and_plays_under_no_one_else_s_name(
+    client: FlaskClient, platform: Platform
+) -> None:
+    """A stranger forks a finished game of two players, and ann forks one in play: the forks'
+    seats hold no player, so neither fork is in anyone's games, profile or results, and
+    resigning one changes no player's record."""
+    ann, ann_key = register(client, "ann")
+    bob, bob_key = register(client, "bob")
+    start = {"kind": "tiny", "players": [{"me": True}, {"open": True, "for": "bob"}], "options": {"start": 8}}
+    game = client.post("/v1/games", json=start, headers=ann_key).get_json()
+    assert client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bob_key).status_code == 200
+    in_play = client.post("/v1/games", json={**start, "options": {"start": 0}}, headers=ann_key).get_json()
+    client.post(f"/v1/games/{in_play['id']}/seats/1/join", json={}, headers=bob_key)
+    version = client.get(f"/v1/games/{game['id']}", headers=ann_key).get_json()["version"]
+    won = client.post(
+        f"/v1/games/{game['id']}/actions",
+        json={"action": {"type": "add", "amount": 2}, "expected_version": version},
+        headers=ann_key,
+    )
+    assert won.status_code == 200
+    assert client.get(f"/v1/games/{game['id']}").get_json()["status"] == "finished"
+    drain(platform)
+    before = {name: client.get(f"/v1/players/{name}").get_json()["finished_games"]["total"] for name in ("ann", "bob")}
+
+    stranger = client.post(f"/v1/games/{game['id']}/forks", json={"at_version": version}).get_json()
+    at = client.get(f"/v1/games/{in_play['id']}").get_json()["version"]
+    own = client.post(f"/v1/games/{in_play['id']}/forks", json={"at_version": at}, headers=ann_key).get_json()
+    for fork in (stranger, own):
+        assert "seats" in fork, fork
+        assert all(seat.get("player") is None for seat in fork["seats"]), fork["seats"]
+    token = bearer(next(s["token"] for s in stranger["seats"] if s["seat"] == 1))
+    assert client.post(f"/v1/games/{stranger['id']}/resign", headers=token).status_code == 200
+    drain(platform)
+    for name, key in (("ann", ann_key), ("bob", bob_key)):
+        listed = {g["id"] for g in client.get("/v1/players/me/games", headers=key).get_json()["games"]}
+        assert not listed & {stranger["id"], own["id"]}, f"a fork in {name}'s games"
+        assert client.get(f"/v1/players/{name}").get_json()["finished_games"]["total"] == before[name]
