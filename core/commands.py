@@ -50,6 +50,8 @@ class Acted:
     table: Table
     envelopes: tuple[Envelope, ...]
     duplicate: bool = False
+    replicated: bool = True
+    """False: acknowledged before any replica confirmed it (``Commands.unreplicated``)."""
 
     @property
     def version(self) -> int:
@@ -72,10 +74,34 @@ class Commands:
         self.vault = vault
         self.scheduler = scheduler
         self.ledger = ledger
+        self.unreplicated = REFUSE
+        """What a change that can be asked again gets when fewer replicas than asked confirm
+        it in time: ``refuse`` (503, the change written but not acknowledged) or
+        ``acknowledge`` (acknowledged, marked unreplicated in the answer and the audit)."""
 
     def now_ms(self) -> int:
         """Now, by the clock the store stamps events with (game clocks are kept by it)."""
         return ms(self.store.now())
+
+    def confirm(self, game_id: str, first: int, last: int, replicated: bool) -> bool:
+        """Whether versions ``first`` to ``last``, a change that can be asked again (a
+        command with an id: a client's Idempotency-Key, a bot's or the timer's), are
+        acknowledged as replicated. Fewer replicas than asked confirmed them in time:
+        refused (``refuse``: its bookkeeping is done, and a retry with the same id answers
+        as a duplicate once a replica holds it), or acknowledged on the master alone and
+        recorded so, for the answer and the audit (``acknowledge``). A change that cannot
+        be asked again (a join, a fork, a create without a key: each hands out tokens only
+        once) is answered as written on the master."""
+        if replicated:
+            return True
+        if self.unreplicated != ACKNOWLEDGE:
+            raise CommandError(
+                Code.UNAVAILABLE,
+                "The change was written, but no replica confirmed its copy in time, so it is not acknowledged: "
+                "send the same request again with the same Idempotency-Key to learn whether it stands.",
+            )
+        self.store.note_unreplicated(game_id, first, last)
+        return False
 
     # -- acting ---------------------------------------------------------------
 
@@ -133,8 +159,8 @@ class Commands:
             raise _key_reused() from None
         if earlier is None:
             return None
-        confirm(earlier.replicated)
-        return self._replayed(table, earlier.first_version, earlier.last_version)
+        replicated = self.confirm(table.game_id, earlier.first_version, earlier.last_version, earlier.replicated)
+        return replace(self._replayed(table, earlier.first_version, earlier.last_version), replicated=replicated)
 
     def _decided(self, table: Table, command: Command) -> tuple[list[NewEvent], State]:
         """The events of ``command`` on ``table`` and the game's state after them, or the
@@ -189,15 +215,16 @@ class Commands:
         except CommandReused:
             raise _key_reused() from None
         if result.duplicate:
-            confirm(result.replicated)
-            return self._replayed(table, result.first_version, result.last_version)
+            replicated = self.confirm(table.game_id, result.first_version, result.last_version, result.replicated)
+            return replace(self._replayed(table, result.first_version, result.last_version), replicated=replicated)
         new = self.tables.advance(table, list(result.envelopes), decided)
         if new.status == "finished":
             self._on_the_ledger(new)
         self._scheduled(new)
+        replicated = result.replicated
         if command_id is not None:
-            confirm(result.replicated)
-        return Acted(new, result.envelopes)
+            replicated = self.confirm(table.game_id, result.first_version, result.last_version, result.replicated)
+        return Acted(new, result.envelopes, replicated=replicated)
 
     def record_finished(self, table: Table) -> dict[str, Any] | None:
         """Put a finished game's final head on the public ledger (once)."""
@@ -345,19 +372,8 @@ def new_event(event: GameEvent, actor: str) -> NewEvent:
     return NewEvent(event.type, dict(event.data), event.seat, actor)
 
 
-def confirm(replicated: bool) -> None:
-    """Acknowledge nothing that fewer replicas than asked confirmed, when it can be asked
-    again: a command with an id (a client's Idempotency-Key, a bot's or the timer's). Its
-    bookkeeping is done, and a retry with the same id answers as a duplicate once a replica
-    holds the change (the retry writes the command's record again, and waits for that). A
-    change that cannot be asked again (a join, a fork, a create without a key: each hands
-    out tokens only once) is answered as written on the master."""
-    if not replicated:
-        raise CommandError(
-            Code.UNAVAILABLE,
-            "The change was written, but no replica confirmed its copy in time, so it is not acknowledged: "
-            "send the same request again with the same Idempotency-Key to learn whether it stands.",
-        )
+REFUSE, ACKNOWLEDGE = "refuse", "acknowledge"
+"""The policies for a change fewer replicas than asked confirmed (``Commands.unreplicated``)."""
 
 
 def new_game_id() -> str:

@@ -8,6 +8,14 @@ import re
 from dataclasses import dataclass, field
 
 
+def _choice(name: str, choices: tuple[str, ...]) -> str:
+    """The setting ``name``, one of ``choices`` (the first when unset)."""
+    value = (os.environ.get(name) or choices[0]).strip().lower()
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
 def _int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return default if value in (None, "") else int(value)
@@ -58,6 +66,11 @@ class Config:
     # -1 picks the engine's default, 0 on a single Redis, 1 on a cluster.
     replica_wait: int = -1
     replica_wait_ms: int = 500
+    # A change that can be asked again (a command with an id) that fewer replicas than asked
+    # confirm in time: "refuse" (503, written but not acknowledged; the retry learns it) or
+    # "acknowledge" (acknowledged on the master alone, marked unreplicated in the answer and
+    # recorded for the audit).
+    unreplicated: str = "refuse"
     # Webhooks (``core.webhooks``): the hosts and networks their URLs may name (empty: any
     # public address), the first retry's delay in seconds (doubling after), and the attempts
     # before a delivery is given up as failed.
@@ -102,6 +115,7 @@ class Config:
             partitions=_int("TABLESTREAM_PARTITIONS", 0),
             replica_wait=_int("TABLESTREAM_REPLICA_WAIT", -1),
             replica_wait_ms=_int("TABLESTREAM_REPLICA_WAIT_MS", 500),
+            unreplicated=_choice("TABLESTREAM_UNREPLICATED", ("refuse", "acknowledge")),
             webhook_allow=parse_webhook_allow(os.environ.get("TABLESTREAM_WEBHOOK_ALLOW", "")),
             webhook_retry_seconds=float(os.environ.get("TABLESTREAM_WEBHOOK_RETRY_SECONDS") or 10),
             webhook_attempts=_int("TABLESTREAM_WEBHOOK_ATTEMPTS", 8),

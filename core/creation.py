@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, confirm, draws_record, new_event, new_game_id, seal
+from core.commands import Commands, Created, draws_record, new_event, new_game_id, seal
 from core.errors import Code, CommandError
 from core.lifecycle import check_lifecycle
 from events.envelope import NewEvent, canonical_json
@@ -49,7 +49,7 @@ class Creation(Commands):
         the answer's tokens, lapses after ``INVITE_SECONDS`` and serves once)."""
         if command_id is None:
             # Without a key the request cannot be asked again: its tokens are answered as
-            # written on the master (see ``confirm``).
+            # written on the master (see ``Commands.confirm``).
             return self._create_game(
                 kind, players, options, seed, None, forked_from, turn_seconds, unlisted, rated, rematch_of, lifecycle
             )
@@ -73,7 +73,8 @@ class Creation(Commands):
             if record["game"] is not None:
                 # Acknowledged only once a replica holds the game (its append's record says).
                 earlier = self.store.command_result(record["game"], command_id)
-                confirm(earlier is None or earlier.replicated)
+                if earlier is not None:
+                    self.confirm(record["game"], earlier.first_version, earlier.last_version, earlier.replicated)
                 return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
             if time.monotonic() > deadline:
                 raise CommandError(Code.REQUEST_IN_PROGRESS, "A request with this Idempotency-Key is still running.")
@@ -96,7 +97,7 @@ class Creation(Commands):
             self.vault.abandon_create(command_id)
             raise
         self.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
-        confirm(created.replicated)
+        self.confirm(created.table.game_id, 1, created.table.version, created.replicated)
         return created
 
     def _create_game(

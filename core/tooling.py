@@ -176,6 +176,14 @@ def audit_game(platform: Wiring, game_id: str, progress: Progress | None = None)
         seed = revealed.data.get("seed") if revealed.type == "SeedRevealed" else platform.vault.seed(game_id)
         _audit_fork_origin(platform, first, report, seed if isinstance(seed, str) else None)
     _audit_anchors(anchors, Envelope.decode(entries[-1][1]), report)
+    spans = platform.store.unreplicated(game_id)
+    # Not a failure: the deployment chose to acknowledge these on the master alone.
+    report.checks["replication"] = (
+        "every acknowledged change confirmed by a replica (or none asked for)"
+        if not spans
+        else "acknowledged before any replica confirmed them: versions "
+        + ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
+    )
     return report
 
 

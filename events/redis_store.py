@@ -339,6 +339,13 @@ class RedisEventStore(EventStore):
         pipe.xadd(self.feed_key_of(game_id), {"game": game_id, "version": last.version, "type": last.type})
         pipe.execute()
 
+    def note_unreplicated(self, game_id: str, first: int, last: int) -> None:
+        self.redis.zadd(self.key(game_id, "unreplicated"), {f"{first}-{last}": first})
+
+    def unreplicated(self, game_id: str) -> list[tuple[int, int]]:
+        spans = self.redis.zrange(self.key(game_id, "unreplicated"), 0, -1)
+        return [(int(a), int(b)) for a, b in (span.decode().split("-") for span in spans)]
+
     def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
         key = self.key(game_id, f"cmd:{command_id}")
         if self.replicas == 0:

@@ -170,6 +170,16 @@ class EventStore(abc.ABC):
         """Write a verified log exactly as it was stored elsewhere, into a game with no
         events (raises ``VersionConflict`` otherwise)."""
 
+    def note_unreplicated(self, game_id: str, first: int, last: int) -> None:
+        """Record that versions ``first`` to ``last`` were acknowledged before any replica
+        confirmed them (``TABLESTREAM_UNREPLICATED=acknowledge``): the audit reports them.
+        A store with no replicas has nothing to record."""
+        return None
+
+    def unreplicated(self, game_id: str) -> list[tuple[int, int]]:
+        """The spans of versions acknowledged unreplicated, in order."""
+        return []
+
     @abc.abstractmethod
     def command_result(self, game_id: str, command_id: str, fingerprint: str | None = None) -> AppendResult | None:
         """The result of an earlier append with ``command_id``, if it happened;

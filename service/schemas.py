@@ -179,6 +179,7 @@ class ActedOut(Schema):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventOut))
     duplicate = fields.Boolean()
+    replicated = fields.Boolean()
     head = fields.Nested(HeadOut)
 
 

@@ -62,6 +62,7 @@ class Platform:
             client, prefix=config.prefix, origin=config.log_origin, key=config.log_key, witnesses=config.witnesses
         )
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
+        self.handler.unreplicated = config.unreplicated
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
         self.players = Players(RedisPlayerStore(client, config.prefix))

@@ -173,7 +173,13 @@ def act(game_id: str) -> Response:
     table = acted.table
     seed = platform().opening_seed(table, seat)
     events = [event_for(table, e, seat, seed) for e in acted.envelopes]
-    payload = {"version": acted.version, "events": events, "duplicate": acted.duplicate, "head": table.head}
+    payload = {
+        "version": acted.version,
+        "events": events,
+        "duplicate": acted.duplicate,
+        "replicated": acted.replicated,
+        "head": table.head,
+    }
     return _json(schemas.one(schemas.ActedOut).dump(payload), headers=_etag(table))
 
 
