@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from core.errors import Code, CommandError, log_damaged
+from core.jobs import QueueUnavailable
 from core.vault import Secrets
 from events.envelope import Envelope, NewEvent
 from events.ledger import Ledger, LedgerUnavailable
@@ -252,8 +253,14 @@ class Commands:
         return Acted(current, tuple(envelopes), duplicate=True)
 
     def _scheduled(self, table: Table) -> None:
-        if self.scheduler is not None:
+        """The jobs the append calls for (bot turns, timers). A queue away fails no change:
+        the change is written, and the reconcile enqueues its jobs once the queue is back."""
+        if self.scheduler is None:
+            return
+        try:
             self.scheduler.after_append(table)
+        except QueueUnavailable as error:
+            log.warning("game %s at version %s: jobs left to the reconcile: %s", table.game_id, table.version, error)
 
 
 @dataclass(frozen=True)

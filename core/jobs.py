@@ -10,6 +10,14 @@ from typing import Any, Protocol
 from core.errors import Code, CommandError
 
 
+class QueueUnavailable(Exception):
+    """The job queue's Redis could not be reached: what was to be enqueued was not (the
+    reconcile enqueues it when the queue is back, ``workers.scheduling.reconcile``)."""
+
+
+QUEUE_AWAY = "The job queue is unreachable; try again shortly."
+
+
 class LongJobs(Protocol):
     def enqueue(self, kind: str, *args: Any, owner: str | None = None) -> str:
         """Start a job of ``kind``; ``owner`` is the SHA-256 of the token that may read it

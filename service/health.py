@@ -24,10 +24,20 @@ CENSUS = "tablestream-census"
 BEHIND_LIMIT_SECONDS = 30.0
 
 
-def report(store: Any, census: Callable[[], dict[str, int]] | None) -> dict[str, Any]:
-    """The ``degraded``, ``problems``, ``workers`` and ``projector`` of ``/healthz``: a
-    round trip for the census, one for the projector (a second while it is behind)."""
+def report(store: Any, census: Callable[[], dict[str, int]] | None, queue: Any = None) -> dict[str, Any]:
+    """The ``degraded``, ``problems``, ``queue``, ``workers`` and ``projector`` of
+    ``/healthz``: a round trip to the queue's Redis (``queue``, when it is not the store's),
+    one for the census, one for the projector (a second while it is behind)."""
     problems = []
+    queue_state: dict[str, Any] | None = None
+    if queue is not None:
+        try:
+            queue.ping()
+            queue_state = {"reachable": True}
+        except Exception as error:
+            queue_state = {"reachable": False, "error": str(error)}
+            problems.append("The job queue's Redis is unreachable: bot turns, turn timers and long jobs wait.")
+            census = None  # it would only fail the same way
     workers: dict[str, Any] | None = None
     if census is not None:
         try:
@@ -49,7 +59,13 @@ def report(store: Any, census: Callable[[], dict[str, int]] | None) -> dict[str,
                 f"The projector is {projector['behind_seconds']:.0f} s behind the feed: "
                 "the lobby, game lists and inboxes are stale."
             )
-    return {"degraded": bool(problems), "problems": problems, "workers": workers, "projector": projector}
+    return {
+        "degraded": bool(problems),
+        "problems": problems,
+        "queue": queue_state,
+        "workers": workers,
+        "projector": projector,
+    }
 
 
 def projector_lag(store: Any) -> dict[str, Any]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
+from redis.retry import Retry
 
 from core.config import Config
 from core.handler import Handler, Scheduler
@@ -88,8 +90,12 @@ class Platform:
             client = RedisCluster(startup_nodes=nodes, health_check_interval=30, **CONNECTIONS)
         else:
             client = redis.Redis.from_url(config.redis_url, health_check_interval=30, **CONNECTIONS)
+        # The queue's Redis away must not slow every move that enqueues a bot's turn by the
+        # default retries' backoff (about 3 s): one quick retry, then the reconcile's turn.
         queue_client = (
-            redis.Redis.from_url(config.queue_url, **CONNECTIONS) if config.queue_url != config.redis_url else client
+            redis.Redis.from_url(config.queue_url, retry=Retry(NoBackoff(), 1), **CONNECTIONS)
+            if config.queue_url != config.redis_url
+            else client
         )
         platform = cls(config, client, queue_client)
         platform.store.check_partitions()

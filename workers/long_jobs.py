@@ -9,11 +9,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import redis
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from core.jobs import queue_names
+from core.errors import Code, CommandError
+from core.jobs import QUEUE_AWAY, queue_names
 from stores.platform import Platform
 from workers import jobs
 
@@ -28,7 +30,14 @@ def enqueue(platform: Platform, kind: str, *args: Any, owner: str | None = None)
     platform.redis.expire(platform.key("job", job_id), jobs.RESULT_SECONDS)
     if not platform.config.inline_jobs:  # what ``requeue_lost`` looks at
         platform.redis.zadd(platform.key("jobs", "open"), {job_id: time.time()})
-    _queue(platform, kind, job_id, args)
+    try:
+        _queue(platform, kind, job_id, args)
+    except redis.RedisError:  # refused, and forgotten: the caller asks again once the queue is back
+        if platform.queue_redis is platform.redis:
+            raise
+        platform.redis.delete(platform.key("job", job_id))
+        platform.redis.zrem(platform.key("jobs", "open"), job_id)
+        raise CommandError(Code.UNAVAILABLE, QUEUE_AWAY) from None
     return job_id
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+import redis
 from rq import Queue, Retry
 from rq.job import Job
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE
@@ -16,6 +17,7 @@ from rq.scheduler import RQScheduler as RQJobScheduler
 from rq.scripts import release_lock
 from rq.utils import utcparse
 
+from core.jobs import QueueUnavailable
 from core.jobs import queue_names as core_queue_names
 from projections.lifecycle import ms
 from projections.table import Table
@@ -171,6 +173,13 @@ class RQScheduler:
         return True
 
     def after_append(self, table: Table) -> None:
+        """``QueueUnavailable`` when the queue's Redis cannot be reached."""
+        try:
+            self._after_append(table)
+        except redis.RedisError as error:
+            raise QueueUnavailable(str(error)) from error
+
+    def _after_append(self, table: Table) -> None:
         self.lifecycle(table)
         bots = [seat for seat in sorted(table.to_act()) if table.seats[seat].bot]
         bots = [seat for seat in bots if self._wanted(job_id("bot", table.game_id, table.version, seat))]

@@ -68,7 +68,8 @@ def healthz() -> Response:
     except Exception:  # a Redis double without INFO still serves
         version = None
     last_write = None if last is None else {"feed_id": last.id, "game": last.game}
-    beside = health.report(p.store, current_app.extensions.get(health.CENSUS))
+    queue = p.queue_redis if p.queue_redis is not p.redis else None
+    beside = health.report(p.store, current_app.extensions.get(health.CENSUS), queue)
     body = {
         "status": "ok",
         "degraded": beside["degraded"],
@@ -76,6 +77,7 @@ def healthz() -> Response:
         "redis": {"reachable": True, "writable": True, "version": version}
         | ({"cluster": cluster} if cluster is not None else {}),
         "store": {"last_write": last_write},
+        "queue": beside["queue"],
         "workers": beside["workers"],
         "projector": beside["projector"],
         "kinds": registry.keys(),
