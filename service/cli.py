@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -345,18 +346,14 @@ def metrics_directory() -> str | None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    import redis
+
     from workers.rq_worker import ForkingTurnWorker, TurnWorker
     from workers.scheduling import queue_names, sweep_stalled
     from workers.webhooks import sweep
     from workers.wiring import process_platform
 
     p = process_platform()
-    swept = sweep_stalled(p)
-    if swept:
-        print(f"tablestream worker: re-enqueued the bot turns of {swept} games", flush=True)
-    deliveries = sweep(p)  # those a killed worker left open
-    if deliveries:
-        print(f"tablestream worker: re-enqueued {deliveries} open webhook deliveries", flush=True)
     # RQ's workers with fewer bookkeeping writes before a job (each waits for the disk on
     # a Redis that fsyncs every write): a bot's answer waits for them.
     kind = ForkingTurnWorker if args.fork else TurnWorker
@@ -367,9 +364,22 @@ def cmd_worker(args: argparse.Namespace) -> int:
         f"{work} (replays, audits, rebuilds, webhook deliveries){' until they are empty' if args.burst else ''}",
         flush=True,
     )
-    worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
-    worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)
-    return 0
+    while True:
+        try:
+            swept = sweep_stalled(p)
+            if swept:
+                print(f"tablestream worker: enqueued again the jobs of {swept} games", flush=True)
+            deliveries = sweep(p)  # those a killed worker left open
+            if deliveries:
+                print(f"tablestream worker: re-enqueued {deliveries} open webhook deliveries", flush=True)
+            worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
+            worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)
+            return 0
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            # The queue's Redis away (restarted, or failing over behind Sentinel): work again
+            # once it answers, after a reconcile of what its loss may have taken.
+            print(f"tablestream worker: the queue's Redis is unreachable ({error}); trying again in 1 s", flush=True)
+            time.sleep(1.0)
 
 
 def cmd_projector(_: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
+from redis.sentinel import Sentinel
 
 from core.config import Config
 from core.handler import Handler, Scheduler
@@ -37,6 +38,33 @@ from stores.webhooks import RedisWebhookStore
 # longer) and a process opens at most 100 connections (an evented API process serves
 # thousands of requests at once, and each game it streams holds one for its reader).
 CONNECTIONS: dict[str, Any] = {"socket_timeout": None, "max_connections": 2**31}
+
+
+SENTINEL_SCHEME = "redis+sentinel://"
+
+
+def queue_from_url(url: str) -> Any:
+    """The job queue's Redis: ``redis://...``, or one that Redis Sentinel keeps, as
+    ``redis+sentinel://host:port[,host:port...]/<service name>[/<db>]``: the client asks
+    the sentinels for the service's master at each new connection, so after a failover
+    the workers and the API enqueue on the promoted replica."""
+    # The queue's Redis away must not slow every move that enqueues a bot's turn by the
+    # default retries' backoff (about 3 s): one quick retry, then the reconcile's turn.
+    retry = Retry(NoBackoff(), 1)
+    if not url.startswith(SENTINEL_SCHEME):
+        return redis.Redis.from_url(url, retry=retry, **CONNECTIONS)
+    hosts, _, rest = url[len(SENTINEL_SCHEME) :].partition("/")
+    service, _, db = rest.partition("/")
+    nodes = []
+    for entry in hosts.split(","):
+        host, _, port = entry.strip().rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"QUEUE_REDIS_URL: {entry!r} is not host:port ({SENTINEL_SCHEME}host:port,.../service)")
+        nodes.append((host, int(port)))
+    if not service or (db and not db.isdigit()):
+        raise ValueError(f"QUEUE_REDIS_URL: name the sentinels' service ({SENTINEL_SCHEME}host:port/service[/db])")
+    sentinel = Sentinel(nodes, socket_timeout=1.0)
+    return sentinel.master_for(service, db=int(db or 0), retry=retry, **CONNECTIONS)
 
 
 class Platform:
@@ -92,11 +120,7 @@ class Platform:
             client = redis.Redis.from_url(config.redis_url, health_check_interval=30, **CONNECTIONS)
         # The queue's Redis away must not slow every move that enqueues a bot's turn by the
         # default retries' backoff (about 3 s): one quick retry, then the reconcile's turn.
-        queue_client = (
-            redis.Redis.from_url(config.queue_url, retry=Retry(NoBackoff(), 1), **CONNECTIONS)
-            if config.queue_url != config.redis_url
-            else client
-        )
+        queue_client = client if config.queue_url == config.redis_url else queue_from_url(config.queue_url or "")
         platform = cls(config, client, queue_client)
         platform.store.check_partitions()
         return platform
