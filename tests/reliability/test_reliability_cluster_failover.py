@@ -115,8 +115,7 @@ def _play(platform: Platform, index: int, ledger: Ledger, stop: threading.Event)
 def test_an_acknowledged_action_survives_a_masters_kill_and_every_game_goes_on(
     failover_cluster: LocalCluster, redis_url: str, prefix: str
 ) -> None:
-    url = "redis+cluster://" + ",".join(f"{n.host}:{n.port}" for n in failover_cluster.startup_nodes)
-    config = Config(redis_url=url, queue_redis_url=redis_url, prefix=prefix, replica_wait_ms=2000)
+    config = Config(redis_url=failover_cluster.url, queue_redis_url=redis_url, prefix=prefix, replica_wait_ms=2000)
     platform = Platform.from_config(config)
     ledger, stop = Ledger(), threading.Event()
     threads = [threading.Thread(target=_client, args=(platform, i, ledger, stop), daemon=True) for i in range(CLIENTS)]

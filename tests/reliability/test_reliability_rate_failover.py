@@ -27,8 +27,7 @@ rate_cluster = cluster_fixture(scope="function", masters=3, replicas=1, name="ra
 def test_a_client_whose_counters_master_is_killed_is_still_answered(
     rate_cluster: LocalCluster, redis_url: str, prefix: str
 ) -> None:
-    url = "redis+cluster://" + ",".join(f"{n.host}:{n.port}" for n in rate_cluster.startup_nodes)
-    config = Config(redis_url=url, queue_redis_url=redis_url, prefix=prefix, replica_wait_ms=2000)
+    config = Config(redis_url=rate_cluster.url, queue_redis_url=redis_url, prefix=prefix, replica_wait_ms=2000)
     platform = Platform.from_config(config)
     app = create_app(config, platform)
     client = app.test_client()
