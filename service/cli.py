@@ -348,6 +348,7 @@ def metrics_directory() -> str | None:
 def cmd_worker(args: argparse.Namespace) -> int:
     import redis
 
+    from core.jobs import QueueUnavailable
     from workers.rq_worker import ForkingTurnWorker, TurnWorker
     from workers.scheduling import queue_names, sweep_stalled
     from workers.webhooks import sweep
@@ -375,7 +376,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             worker = kind(list(queue_names(p)), connection=p.queue_redis, maintenance_interval=15)
             worker.work(with_scheduler=True, logging_level="WARNING", burst=args.burst)
             return 0
-        except (redis.ConnectionError, redis.TimeoutError) as error:
+        except (redis.ConnectionError, redis.TimeoutError, QueueUnavailable) as error:
             # The queue's Redis away (restarted, or failing over behind Sentinel): work again
             # once it answers, after a reconcile of what its loss may have taken.
             print(f"tablestream worker: the queue's Redis is unreachable ({error}); trying again in 1 s", flush=True)
