@@ -52,11 +52,30 @@ def problem(error: CommandError) -> Response:
 
 
 def body(schema: Schema) -> dict[str, Any]:
-    """The request's JSON body loaded through ``schema``; 415/400/422 otherwise."""
-    if not request.is_json:
+    """The request's JSON body loaded through ``schema``; 415/400/422 otherwise. A request
+    with no body at all, whatever its Content-Type, is the empty object: a join with a
+    player key, say, needs nothing more, and the schema names any field it lacks."""
+    data = request.get_data(cache=True)
+    if not data:
+        raw: Any = {}
+    elif not request.is_json:
         raise CommandError(Code.UNSUPPORTED_MEDIA_TYPE, "Send the body as JSON (Content-Type: application/json).")
+    else:
+        raw = _json_of(data)
     try:
-        raw = json.loads(request.get_data(cache=True) or b"null")
+        return schema.load(raw)
+    except ValidationError as error:
+        raise CommandError(
+            Code.INVALID_REQUEST,
+            "The request does not fit its schema: " + _flatten(error.messages) + ".",
+            errors=error.messages,
+        ) from None
+
+
+def _json_of(data: bytes) -> dict[str, Any]:
+    """A request body's JSON object; 400 for text that is not JSON, 422 for another value."""
+    try:
+        raw = json.loads(data)
     except (ValueError, RecursionError):
         raise CommandError(Code.BAD_REQUEST, "The body is not valid JSON.") from None
     try:
@@ -71,14 +90,7 @@ def body(schema: Schema) -> dict[str, Any]:
         raise CommandError(Code.BAD_REQUEST, "The body is nested too deeply.") from None
     if not isinstance(raw, dict):
         raise CommandError(Code.INVALID_REQUEST, "The body must be a JSON object.")
-    try:
-        return schema.load(raw)
-    except ValidationError as error:
-        raise CommandError(
-            Code.INVALID_REQUEST,
-            "The request does not fit its schema: " + _flatten(error.messages) + ".",
-            errors=error.messages,
-        ) from None
+    return raw
 
 
 def _flatten(messages: Any, path: str = "") -> str:

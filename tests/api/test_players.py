@@ -350,3 +350,23 @@ def test_a_fork_is_its_creator_s_game_and_plays_under_no_one_else_s_name(
         listed = {g["id"] for g in client.get("/v1/players/me/games", headers=key).get_json()["games"]}
         assert not listed & {stranger["id"], own["id"]}, f"a fork in {name}'s games"
         assert client.get(f"/v1/players/{name}").get_json()["finished_games"]["total"] == before[name]
+
+
+def test_a_post_with_no_body_is_the_empty_object_whatever_its_content_type(client: FlaskClient) -> None:
+    """A player joins an open seat with its key and no body, as the README shows, with or
+    without a Content-Type; a body that is there must still be JSON, and a route that needs
+    a field says which."""
+    ann, ann_key = register(client, "ann")
+    bob, bob_key = register(client, "bob")
+    for key, content_type in ((ann_key, None), (bob_key, "application/json")):
+        game = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "x"}, {"open": True}]}).get_json()
+        joined = client.post(f"/v1/games/{game['id']}/seats/1/join", headers=key, content_type=content_type)
+        assert joined.status_code == 200, joined.get_json()
+        assert joined.get_json()["game"]["seats"][1]["name"] in ("ann", "bob")
+    game = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "x"}, {"open": True}]}).get_json()
+    text = client.post(f"/v1/games/{game['id']}/seats/1/join", data="name=cy", content_type="text/plain")
+    assert text.status_code == 415
+    nameless = client.post(f"/v1/games/{game['id']}/seats/1/join")
+    assert nameless.status_code == 422 and "Send a name for the seat" in nameless.get_json()["detail"]
+    created = client.post("/v1/games")
+    assert created.status_code == 422 and "kind" in created.get_json()["detail"]
