@@ -57,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     from service import tooling_cli
 
     COMMANDS.update(tooling_cli.register(commands))
+    from service.verifier import attached
+
     given = sys.argv[1:] if argv is None else list(argv)
-    args = parser.parse_args([a for a in given if a != "--debug"])  # --debug goes anywhere
+    args = parser.parse_args(attached([a for a in given if a != "--debug"]))  # --debug goes anywhere
     args.debug = "--debug" in given
     handler = COMMANDS.get(args.command)
     if handler is None:

@@ -1114,10 +1114,29 @@ def run(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+VALUED = ("--token", "--head", "--log-key")
+"""Options whose value may begin with "-" (a seat token does one time in 64)."""
+
+
+def attached(argv: list[str]) -> list[str]:
+    """``argv`` with each of ``VALUED`` joined to its value (``--token=-Abc``): argparse
+    reads a value that begins with "-" as another option."""
+    out: list[str] = []
+    index = 0
+    while index < len(argv):
+        if argv[index] in VALUED and index + 1 < len(argv):
+            out.append(f"{argv[index]}={argv[index + 1]}")
+            index += 2
+        else:
+            out.append(argv[index])
+            index += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="verifier", description="Verify a tablestream game's record.")
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    return run(parser.parse_args(attached(sys.argv[1:] if argv is None else list(argv))))
 
 
 if __name__ == "__main__":
