@@ -39,6 +39,12 @@ ENDINGS = ("rules", "resignation", "abort", "time", "abandonment")
 LEAVING_EVENTS = {"Resigned": "resignation", "FlagFell": "time", "Abandoned": "abandonment"}
 
 
+RESULTS = 2
+"""What counts as a result: from revision 2, a game that ends other than by its rules (a
+resignation, a flag, a seat that left) before every seat but the bots has moved by itself
+counts for nothing, as an abort: a result nobody played for is no result."""
+
+
 def settings(
     turn_seconds: int | None,
     clock: Mapping[str, Any] | None = None,
@@ -46,8 +52,11 @@ def settings(
     abandon_after: int | None = ABANDON_AFTER,
     open_seconds: int = OPEN_SECONDS,
 ) -> dict[str, Any]:
-    """A new game's lifecycle record (checked by the caller)."""
+    """A new game's lifecycle record (checked by the caller). ``results`` is the revision of
+    what counts as a result (``final_outcome``): games made before it was recorded keep
+    revision 1, so their outcomes audit as they were written."""
     return {
+        "results": RESULTS,
         "on_leave": on_leave,
         "abandon_after": abandon_after if turn_seconds else None,
         "clock": None if clock is None else {"initial": int(clock["initial"]), "increment": int(clock["increment"])},
@@ -160,6 +169,12 @@ def final_outcome(
     counts = ending != "abort" and (
         ending == "resignation" or any(w in acted or table.seats[w].bot is not None for w in winners)
     )
+    if ending != "rules" and int((table.lifecycle or {}).get("results", 1)) >= 2:
+        # ``RESULTS`` 2: ended other than by its rules before every seat but the bots moved (a
+        # seat that left is played by a bot after, but was no bot: it must have moved too).
+        counts = counts and all(
+            i in acted or (seat.bot is not None and seat.left is None) for i, seat in enumerate(table.seats)
+        )
     return {
         **dict(result),
         "winners": sorted(winners),

@@ -64,6 +64,7 @@ def test_a_resignation_in_a_game_of_two_gives_the_other_seat_the_win_once(
 ) -> None:
     game, seats = tiny(client)
     assert move(client, game["id"], seats[0]).status_code == 200
+    assert move(client, game["id"], seats[1]).status_code == 200  # a result once both have moved
     resigned = client.post(f"/v1/games/{game['id']}/resign", headers=seats[1])
     assert resigned.status_code == 200, resigned.get_json()
     assert [e["type"] for e in resigned.get_json()["events"]] == ["Resigned", "SeedRevealed"]
@@ -263,6 +264,8 @@ def test_two_absent_seats_end_by_abandonment_and_it_is_no_ones_win(client: Flask
 def test_a_seat_that_plays_beats_one_that_abandons_and_it_counts(client: FlaskClient, platform: Platform) -> None:
     game, seats = tiny(client, turn_seconds=2)
     assert move(client, game["id"], seats[0]).status_code == 200
+    assert move(client, game["id"], seats[1]).status_code == 200  # bob plays once, then goes
+    assert move(client, game["id"], seats[0]).status_code == 200
     for _ in range(3):
         play_timeouts(platform, game["id"], 1)  # bob is away
         if client.get(f"/v1/games/{game['id']}").get_json()["status"] == "finished":
@@ -289,6 +292,9 @@ def test_a_rated_game_aborted_moves_no_rating_and_a_resigned_one_does(client: Fl
             headers=ann,
         ).get_json()
         assert client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bob).status_code == 200
+        if end == "resign":  # a resignation counts once every seat has moved
+            assert move(client, game["id"], ann).status_code == 200
+            assert move(client, game["id"], bob).status_code == 200
         assert client.post(f"/v1/games/{game['id']}/{end}", headers=bob).status_code == 200
         drain(platform)
         ratings.append(client.get("/v1/players/bob/ratings").get_json()["kinds"].get("tiny"))

@@ -124,3 +124,42 @@ def test_a_rated_game_created_with_an_idempotency_key_is_rated_and_asked_again_t
     assert first["rated"] is True and again["id"] == first["id"]
     unrated = client.post("/v1/games", json={**request, "rated": False}, headers={**ann, "Idempotency-Key": "rated-1"})
     assert unrated.status_code == 422 and unrated.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_a_resignation_before_every_seat_has_moved_rates_no_one(client: FlaskClient, platform: Platform) -> None:
+    """Ratings cannot be farmed: a rated game resigned before every seat has moved is an
+    abort for ratings and stats (it does not count); resigned once both have moved, it does."""
+    keys = {name: register(client, name) for name in ("ann", "bob")}
+    projector = Projector(platform, "early")
+    projector.ensure_group()
+
+    def rated() -> dict[str, Any]:
+        body = {"kind": "tiny", "players": [{"me": True}, {"open": True, "for": "bob"}], "rated": True}
+        game = client.post("/v1/games", json=body, headers=keys["ann"]).get_json()
+        assert client.post(f"/v1/games/{game['id']}/seats/1/join", headers=keys["bob"]).status_code == 200
+        return game
+
+    def move(game: dict[str, Any], seat: int) -> None:
+        view = client.get(f"/v1/games/{game['id']}").get_json()
+        sent = {"action": {"type": "add", "amount": 1}, "expected_version": view["version"]}
+        name = "ann" if seat == 0 else "bob"
+        assert client.post(f"/v1/games/{game['id']}/actions", json=sent, headers=keys[name]).status_code == 200
+
+    early = rated()
+    move(early, 0)  # ann moves; bob resigns before moving
+    assert client.post(f"/v1/games/{early['id']}/resign", headers=keys["bob"]).status_code == 200
+    outcome = client.get(f"/v1/games/{early['id']}").get_json()["outcome"]
+    assert outcome["ending"] == "resignation" and outcome["counts"] is False
+    while projector.step(block_ms=None):
+        pass
+    assert client.get("/v1/leaderboards/tiny").get_json()["players"] == [], "no one rated"
+
+    played = rated()
+    move(played, 0)
+    move(played, 1)
+    assert client.post(f"/v1/games/{played['id']}/resign", headers=keys["bob"]).status_code == 200
+    assert client.get(f"/v1/games/{played['id']}").get_json()["outcome"]["counts"] is True
+    while projector.step(block_ms=None):
+        pass
+    board = {row["name"]: row for row in client.get("/v1/leaderboards/tiny").get_json()["players"]}
+    assert board["ann"]["rating"] > 1500 > board["bob"]["rating"] and board["ann"]["games"] == 1
