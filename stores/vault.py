@@ -35,14 +35,17 @@ class RedisVault(Secrets):
     def _key(self, game_id: str, part: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{part}"
 
+    def seed_key(self, game_id: str) -> str:
+        return self._key(game_id, "seed")
+
     def set_seed(self, game_id: str, seed: str) -> None:
-        self.redis.set(self._key(game_id, "seed"), seed)
+        self.redis.set(self.seed_key(game_id), seed)
 
     def seed(self, game_id: str) -> str:
         known = self._seeds.get(game_id)
         if known is not None:
             return known
-        value = self.redis.get(self._key(game_id, "seed"))
+        value = self.redis.get(self.seed_key(game_id))
         if value is None:
             raise LookupError(f"game {game_id} has no seed")
         if len(self._seeds) >= self.SEEDS_KEPT:

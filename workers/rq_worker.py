@@ -17,6 +17,8 @@ import time
 from typing import Any
 
 from rq import SimpleWorker, Worker
+from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
+from rq.scheduler import RQScheduler
 
 from workers.runtime import current
 from workers.scheduling import reconcile_when_due
@@ -28,8 +30,58 @@ log = logging.getLogger(__name__)
 FRESH_SECONDS = 1.0
 
 
+class RecordedScheduler(RQScheduler):
+    """RQ's scheduler, with its record (host and pid) written before it takes a lock.
+
+    RQ writes the record only once the scheduler's own process has forked and started, so a
+    worker killed in between leaves a lock nobody can tell from a live one; it lapses only
+    after a minute, and the other workers look for it again only every two, while turn
+    timers and clock flags wait. With the record first, the lock always names a process,
+    and a worker starting after a crash frees it at once
+    (``workers.scheduling.release_dead_schedulers``). The forked scheduler writes the record
+    again with its own pid, as RQ does."""
+
+    def acquire_locks(self, auto_start: bool = False) -> set[str]:
+        recorded = not self.acquired_locks
+        if recorded:
+            self.register_birth()
+        locks: set[str] = super().acquire_locks(auto_start)
+        if recorded and not locks:
+            self.register_death()  # another scheduler holds them: no record of ours is wanted
+        return locks
+
+
 class Bookkeeping:
     """The overrides, mixed into RQ's worker classes below."""
+
+    def _start_scheduler(
+        self,
+        burst: bool = False,
+        logging_level: str | None = "INFO",
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        """RQ's, with a ``RecordedScheduler``."""
+        worker: Any = self
+        worker.scheduler = RecordedScheduler(
+            worker.queues,
+            connection=worker.connection,
+            logging_level=logging_level if logging_level is not None else worker.log.level,
+            date_format=date_format,
+            log_format=log_format,
+            serializer=worker.serializer,
+        )
+        scheduler = worker.scheduler
+        if not scheduler.acquire_locks():
+            return
+        if not burst:
+            scheduler.start()
+            return
+        try:
+            scheduler.enqueue_scheduled_jobs()
+        finally:
+            scheduler.release_locks()
+            scheduler.register_death()
 
     _beat: tuple[float, int] | None = None
 

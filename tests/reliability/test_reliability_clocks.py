@@ -46,7 +46,10 @@ def test_a_flag_falls_at_its_deadline_across_a_killed_worker(own_redis: RedisSer
         first.kill9()  # with the flag checks still scheduled
     second = Service(["worker"], env, tmp_path / "worker-2.log").start()
     try:
-        wait_for(lambda: platform.handler.load(idle.game_id).status == "finished", 60, 0.1, "the flag to fall")
+        try:
+            wait_for(lambda: platform.handler.load(idle.game_id).status == "finished", 60, 0.1, "the flag to fall")
+        except AssertionError as missing:
+            raise AssertionError(f"{missing}\nfirst worker:\n{first.log()}\nsecond worker:\n{second.log()}") from None
     finally:
         second.stop()
     for game in (idle.game_id, moving.game_id):

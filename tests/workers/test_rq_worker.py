@@ -3,15 +3,17 @@ own, a heartbeat that keeps the worker alive, and the bot turns played through t
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 
 from stores.platform import Platform
 from tests.conftest import burst_worker
-from workers.rq_worker import ForkingTurnWorker, TurnWorker
-from workers.scheduling import queue_names
+from workers.rq_worker import ForkingTurnWorker, RecordedScheduler, TurnWorker
+from workers.scheduling import queue_names, release_dead_schedulers
 
 
 def fails() -> None:
@@ -96,3 +98,38 @@ def test_the_worker_says_what_it_does(platform: Platform) -> None:
         assert connection.hget(worker.key, "state") == b"idle"
     finally:
         worker.register_death()
+
+
+def _crash_as_the_scheduler_forks(url: str, queues: list[str]) -> None:
+    """A worker killed after it took the scheduler's lock, before its scheduler process
+    began: ``start`` (the fork) exits at once, leaving everything in Redis as it is."""
+    import os
+
+    import redis
+
+    RecordedScheduler.start = lambda self: os._exit(0)  # type: ignore[method-assign]
+    TurnWorker(queues, connection=redis.Redis.from_url(url))._start_scheduler()
+    os._exit(1)  # not reached when the lock was taken
+
+
+def test_a_worker_killed_as_its_scheduler_starts_leaves_a_lock_the_next_worker_frees(
+    platform: Platform, redis_url: str
+) -> None:
+    queues = list(queue_names(platform))
+    crashed = multiprocessing.get_context("fork").Process(
+        target=_crash_as_the_scheduler_forks, args=(redis_url, queues)
+    )
+    crashed.start()
+    crashed.join(30)
+    assert crashed.exitcode == 0, "the worker took the scheduler's lock"
+    connection = platform.queue_redis
+    lock = RQScheduler.get_locking_key(queues[0])
+    owner = connection.get(lock)
+    try:
+        assert owner is not None and connection.ttl(lock) > 30, "the dead worker's lock would hold for a minute"
+        # The worker starting next frees it at once, for its own scheduler to run the turn
+        # timers and clock flags now rather than a minute or two later.
+        assert release_dead_schedulers(platform) == len(queues)
+        assert connection.get(lock) is None
+    finally:
+        connection.delete(SCHEDULER_KEY_TEMPLATE % owner.decode() if owner else "none")
