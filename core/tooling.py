@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from core.chat import Chat, ChatWiring, checked_export
+from core.chat import Chat, ChatWiring, checked_export, readable
 from core.commands import new_game_id
 from core.errors import Code, CommandError, log_damaged
 from core.handler import Handler
@@ -305,6 +305,42 @@ def export_lines(platform: Wiring, game_id: str) -> Iterator[str]:
     yield json.dumps(header)
     for _, text in entries:
         yield text
+
+
+def shared_export(platform: Wiring, game_id: str, seat: int | None) -> tuple[bool, list[str]]:
+    """The export anyone may fetch: a finished game's whole log (``export_lines``, which
+    carries no seed once the seed is revealed); for a game in play, the log as ``seat``
+    (None: a spectator) sees it, each hidden value it may not see behind its commitment,
+    its own ones with their openings, and the chat it may read. The header names the view
+    and the head it was read at, so both verify with ``tablestream verify`` (a finished one
+    against the ledger; one in play by its chain and the open parts of its seals). Returns
+    whether the export is settled (a finished game on the ledger: it never changes again),
+    and its lines."""
+    table = platform.handler.load(game_id)
+    if table.status == "finished":
+        lines = list(export_lines(platform, game_id))
+        return json.loads(lines[0])["ledger"] is not None, lines
+    if table.schema < 2:
+        raise CommandError(
+            Code.GAME_IN_PLAY,
+            "This game began before hidden values were sealed one by one: its log shows no hashes "
+            "until it is over, so it exports only once it is finished.",
+        )
+    envelopes = log_upto(platform, game_id, table.version)
+    seed = platform.opening_seed(table, seat)
+    header: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "game": game_id,
+        "kind": table.kind,
+        "status": table.status,
+        "view": {"seat": seat},
+        "versions": table.version,
+        "head": {"version": table.version, "hash": table.head_hash},
+    }
+    chat = [message for message in Chat.of(platform).export(game_id) if message["channel"] in readable(table, seat)]
+    if chat:
+        header["chat"] = chat
+    return False, [json.dumps(header), *(json.dumps(event_for(table, e, seat, seed)) for e in envelopes)]
 
 
 def raw_log_upto(platform: Wiring, game_id: str, upto: int) -> list[tuple[int, str]]:

@@ -338,6 +338,7 @@ class Scenario:
 
         self.s.stream(f"/v1/games/{gid}/events/stream", "The first events of the finished game's stream.")
         call("get", f"/v1/games/{gid}/replay", "The finished game's replay: every event whole, and its seed.")
+        call("get", f"/v1/games/{gid}/export", "The finished game's export: its header, then every event whole.")
         self.job(
             f"/v1/games/{gid}/replays",
             "replay",

@@ -63,6 +63,22 @@ def replay(game_id: str) -> Response:
     return _json(tooling.replay(platform(), game_id, seat))
 
 
+@bp.get("/v1/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    """The game's log as NDJSON (``core.tooling.shared_export``): a finished game's whole,
+    for anyone, kept by caches for good once the ledger holds it (it never changes again);
+    a game in play as the caller sees it. Read whole before the first byte is sent: an error
+    is a problem, never a cut file."""
+    seat = caller_seat(game_id)
+    settled, lines = tooling.shared_export(platform(), game_id, seat)
+    headers = {
+        "Content-Disposition": f'attachment; filename="{game_id}.ndjson"',
+        "Cache-Control": "public, max-age=31536000, immutable" if settled else "private, no-store",
+        "Vary": "Authorization",
+    }
+    return Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson", headers=headers)
+
+
 @bp.get("/v1/ledger")
 def ledger() -> Response:
     """The public ledger of finished games, paged by index."""

@@ -80,7 +80,8 @@ def test_every_operation_answering_a_body_has_an_example_of_it_and_of_its_reques
             assert request["examples"]["recorded"] == {"$ref": f"{EXAMPLE_REF}{operation['operationId']}_request"}
     assert sorted(bare) == ["deleteWebhook", "revokeKey"]
     assert set(EXAMPLES) == set(WANTED), "an example no operation refers to, or one missing"
-    assert len({op["operationId"] for _, _, op in operations(SPEC_DOC)}) == 53
+    ids = [op["operationId"] for _, _, op in operations(SPEC_DOC)]
+    assert len(set(ids)) == len(ids), "two operations share an operationId (and an example's name)"
 
 
 @pytest.mark.parametrize("name", JSON_EXAMPLES)
