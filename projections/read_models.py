@@ -27,6 +27,7 @@ from events.redis_store import partition_tags
 from projections.table import Table
 
 STATUSES = ("open", "active", "finished")
+TURN = "turn"  # a player's list of the active games where one of its seats is to act
 
 
 class ReadModels:
@@ -102,7 +103,6 @@ class ReadModels:
             return self.key(*parts, partition=index)
 
         summary = table.summary()
-        summary["to_act"] = []
         score = _epoch_ms(table.created_at)
         # Sorted keys: a table folded from the log and one cached by the process that appended
         # it hold equal dicts in different key orders, and the models must not depend on which.
@@ -123,6 +123,15 @@ class ReadModels:
                 else:
                     pipe.zrem(key(*owner, "games", status), table.game_id)
                     pipe.zrem(key(*owner, "games", status, table.kind), table.game_id)
+        # Each player's games where a seat of its own is to act: "my games" filtered by my_turn.
+        to_act = table.to_act() if table.status == "active" else set()
+        for p in players:
+            mine = any(seat.player == p and i in to_act for i, seat in enumerate(table.seats))
+            for turn in (key("player", p, "games", TURN), key("player", p, "games", TURN, table.kind)):
+                if mine:
+                    pipe.zadd(turn, {table.game_id: score})
+                else:
+                    pipe.zrem(turn, table.game_id)
         stats = key("stats", table.kind)
         if previous_status is None:
             pipe.hincrby(stats, "games", 1)

@@ -15,6 +15,7 @@ from redis import RedisError
 from core.errors import Code, CommandError
 from games import registry
 from projections.inbox import Inbox
+from projections.read_models import TURN
 from service import schemas
 from service.http import bearer, body, caller_player, open_stream, platform
 from service.routes.games import int_arg, page_args
@@ -70,17 +71,28 @@ def revoke() -> Response:
 @bp.get("/v1/players/me/games")
 def my_games() -> Response:
     """The caller's games, newest first, by status and kind; an active game says which seat
-    is the player's and whether it is the player's turn."""
+    is the player's and whether it is the player's turn. ``my_turn=true``: only the active
+    games where it is (from the read model, which may lag a move: each game's turn is read
+    again live, and one that is no longer the player's is left out of the page)."""
     player = _me()
     status, kind, offset, limit = page_args()
-    total, summaries = platform().read_models.games(status, kind, offset, limit, player=player["id"])
+    only_turn = request.args.get("my_turn")
+    if only_turn not in (None, "true"):
+        raise CommandError(Code.INVALID_REQUEST, "my_turn takes one value, true: leave it out for every game.")
+    if only_turn and status not in (None, "active"):
+        raise CommandError(Code.INVALID_REQUEST, "my_turn=true lists active games: leave status out or make it active.")
+    listed = TURN if only_turn else status
+    total, summaries = platform().read_models.games(listed, kind, offset, limit, player=player["id"])
     games = []
     for summary in summaries:
-        seat = next((s["seat"] for s in summary["seats"] if s.get("player") == player["id"]), None)
+        held = [s["seat"] for s in summary["seats"] if s.get("player") == player["id"]]
+        seat = held[0] if held else None
         turn = False
-        if summary["status"] == "active" and seat is not None:
+        if summary["status"] == "active" and held:
             table = platform().tables.load(summary["id"])  # the read model lags: whose turn is read live
-            turn = table is not None and table.status == "active" and seat in table.to_act()
+            turn = table is not None and table.status == "active" and not table.to_act().isdisjoint(held)
+        if only_turn and not turn:
+            continue
         games.append({**summary, "my_seat": seat, "my_turn": turn})
     page = {"games": games, "total": total, "offset": offset, "limit": limit}
     return _json(schemas.one(schemas.MyGamesPageOut).dump(page))

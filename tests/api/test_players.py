@@ -370,3 +370,48 @@ def test_a_post_with_no_body_is_the_empty_object_whatever_its_content_type(clien
     assert nameless.status_code == 422 and "Send a name for the seat" in nameless.get_json()["detail"]
     created = client.post("/v1/games")
     assert created.status_code == 422 and "kind" in created.get_json()["detail"]
+
+
+def test_my_turn_lists_only_the_games_where_a_seat_of_mine_is_to_act_and_lists_say_who_acts(
+    client: FlaskClient, platform: Platform
+) -> None:
+    _, ann_key = register(client, "ann")
+    _, bob_key = register(client, "bob")
+    both = {"kind": "tiny", "players": [{"me": True}, {"open": True}]}
+    games = [client.post("/v1/games", json=both, headers=ann_key).get_json() for _ in range(3)]
+    for game in games:
+        assert client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bob_key).status_code == 200
+    # ann moves in the first game: bob is to act there, ann in the other two.
+    version = client.get(f"/v1/games/{games[0]['id']}").get_json()["version"]
+    moved = client.post(
+        f"/v1/games/{games[0]['id']}/actions",
+        json={"action": {"type": "add", "amount": 1}, "expected_version": version},
+        headers=ann_key,
+    )
+    assert moved.status_code == 200, moved.get_data(as_text=True)
+    drain(platform)
+
+    def turn_ids(key: dict[str, str], query: str = "") -> list[str]:
+        page = client.get(f"/v1/players/me/games?my_turn=true{query}", headers=key)
+        assert page.status_code == 200, page.get_data(as_text=True)
+        assert all(g["my_turn"] for g in page.get_json()["games"])
+        return [g["id"] for g in page.get_json()["games"]]
+
+    assert turn_ids(ann_key) == [games[2]["id"], games[1]["id"]]
+    assert turn_ids(bob_key) == [games[0]["id"]]
+    assert turn_ids(ann_key, "&kind=tiny&status=active") == [games[2]["id"], games[1]["id"]]
+    assert turn_ids(ann_key, "&kind=dragoborne") == []
+    # Every list says whose turn it is, as the game does.
+    lobby = {g["id"]: g for g in client.get("/v1/games?status=active").get_json()["games"]}
+    assert lobby[games[0]["id"]]["to_act"] == [1] and lobby[games[1]["id"]]["to_act"] == [0]
+    # The read model lags a move: a game no longer ann's turn is left out all the same.
+    version = client.get(f"/v1/games/{games[1]['id']}").get_json()["version"]
+    client.post(
+        f"/v1/games/{games[1]['id']}/actions",
+        json={"action": {"type": "add", "amount": 1}, "expected_version": version},
+        headers=ann_key,
+    )
+    assert turn_ids(ann_key) == [games[2]["id"]]
+    for query in ("?my_turn=false", "?my_turn=1", "?my_turn=true&status=finished"):
+        refused = client.get(f"/v1/players/me/games{query}", headers=ann_key)
+        assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request", query
