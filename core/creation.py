@@ -13,6 +13,7 @@ from typing import Any
 from core.commands import Commands, Created, draws_record, new_event, new_game_id, seal
 from core.errors import Code, CommandError
 from core.lifecycle import check_lifecycle
+from core.players import account_of
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
 from games import registry
@@ -222,6 +223,7 @@ class Creation(Commands):
         if player is not None:
             self._not_seated(table, player)
             data["player"] = player["id"]
+            data |= account_of(player)
         try:
             result = self.store.append(
                 game_id,
@@ -250,7 +252,7 @@ class Creation(Commands):
         if table.seats[seat].player is not None:
             raise CommandError(Code.SEAT_TAKEN, f"Seat {seat} is already held by a player.")
         self._not_seated(table, player)
-        event = NewEvent("SeatClaimed", {"seat": seat, "player": player["id"]}, seat, "human")
+        event = NewEvent("SeatClaimed", {"seat": seat, "player": player["id"], **account_of(player)}, seat, "human")
         try:
             result = self.store.append(game_id, self._sealed(table, [event]), table.version, prev_hash=table.head_hash)
         except VersionConflict:
@@ -354,6 +356,8 @@ def check_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         seat = {"name": check_name(name), "bot": bot, "open": False}
         if player.get("player") is not None and bot is None:  # a seat held by a player (resolved by the API)
             seat["player"] = str(player["player"])
+            if player.get("account") == "bot":
+                seat["account"] = "bot"
         seats.append(seat)
     held = [seat["player"] for seat in seats if "player" in seat]
     if len(held) != len(set(held)):

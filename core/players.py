@@ -17,6 +17,7 @@ import abc
 import hashlib
 import re
 import secrets
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,8 +69,9 @@ class Players:
     def __init__(self, store: PlayerStore) -> None:
         self.store = store
 
-    def register(self, name: Any, now: datetime | None = None) -> tuple[dict[str, Any], str]:
-        """A new player and its key (shown this once). ``invalid_request`` for a name
+    def register(self, name: Any, now: datetime | None = None, bot: bool = False) -> tuple[dict[str, Any], str]:
+        """A new player and its key (shown this once); ``bot``: a bot account, which says so
+        in its profile and in every seat it takes, for good. ``invalid_request`` for a name
         outside the rule, ``name_taken`` for one already registered in any case."""
         if not isinstance(name, str) or NAME.fullmatch(name) is None:
             raise CommandError(Code.INVALID_REQUEST, NAME_RULE, rule=NAME_RULE)
@@ -77,6 +79,8 @@ class Players:
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         created = stamp(now or datetime.now(UTC))
         record = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
+        if bot:
+            record["bot"] = True
         if not self.store.add(name.casefold(), player_id, digest(key), record):
             raise CommandError(Code.NAME_TAKEN, f"The name '{name}' is taken (names differ by more than their case).")
         return public(record), key
@@ -105,6 +109,17 @@ class Players:
         self.store.set_key(player_id, None)
 
 
+def account_of(player: Mapping[str, Any]) -> dict[str, str]:
+    """What a seat held by ``player`` records of its account (in the event that seats it):
+    a bot account says so, in every game it plays."""
+    return {"account": "bot"} if player.get("bot") else {}
+
+
 def public(record: dict[str, Any]) -> dict[str, Any]:
     """What anyone may know of a player (never the key's digest)."""
-    return {"id": record["id"], "name": record["name"], "created_at": record["created_at"]}
+    return {
+        "id": record["id"],
+        "name": record["name"],
+        "created_at": record["created_at"],
+        "bot": bool(record.get("bot")),
+    }

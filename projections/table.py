@@ -89,6 +89,9 @@ class Seat:
     rematch_seat: int | None = None
     # How the seat left the game (resignation, time, abandonment); a bot then makes its moves.
     left: str | None = None
+    # "bot" for a seat held by a bot account (core.players): a program playing over the API,
+    # declared, where ``bot`` is one of the server's own.
+    account: str | None = None
 
     @property
     def public(self) -> bool:
@@ -103,6 +106,8 @@ class Seat:
                 out["rematch_seat"] = self.rematch_seat
         if self.left is not None:
             out["left"] = self.left
+        if self.account is not None:
+            out["account"] = self.account
         return out
 
 
@@ -278,12 +283,16 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
     match e.type:
         case "SeatTaken":
             seats = list(table.seats)
-            seats[e.data["seat"]] = Seat(e.data["name"], None, False, e.data.get("player"))
+            seats[e.data["seat"]] = Seat(
+                e.data["name"], None, False, e.data.get("player"), account=e.data.get("account")
+            )
             status = "active" if not any(s.open for s in seats) else table.status
             return replace(table, **moved, seats=tuple(seats), status=status)
         case "SeatClaimed":
             seats = list(table.seats)
-            seats[e.data["seat"]] = replace(seats[e.data["seat"]], player=e.data["player"])
+            seats[e.data["seat"]] = replace(
+                seats[e.data["seat"]], player=e.data["player"], account=e.data.get("account")
+            )
             return replace(table, **moved, seats=tuple(seats))
         case "SeedRevealed":
             return replace(table, **moved, status="finished", outcome=e.data["outcome"], seed=e.data["seed"], undo=None)
@@ -357,6 +366,7 @@ def _created(e: Envelope) -> Table:
             s.get("reserved_for"),
             bool(s.get("invite", False)),
             s.get("rematch_seat"),
+            account=s.get("account"),
         )
         for s in data["seats"]
     )

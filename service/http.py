@@ -12,7 +12,7 @@ from flask import Flask, Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 
 from core.errors import Code, CommandError
-from core.players import is_player_key
+from core.players import account_of, is_player_key
 from core.vault import token_hash
 from service.crowd import StreamCaps
 from service.errors import status_of, title_of
@@ -152,7 +152,7 @@ def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None
         if p.get("me"):
             player = caller_player(required=True)
             assert player is not None
-            seat = {"name": player["name"], "player": player["id"]}
+            seat = {"name": player["name"], "player": player["id"], **account_of(player)}
         elif p.get("reserved"):  # an open seat reserved for a player named here
             named = platform().players.by_name(p["reserved"])
             if named is None:

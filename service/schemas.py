@@ -32,13 +32,23 @@ class Strict(Schema):
         unknown = RAISE
 
 
+class Flag(fields.Boolean):
+    """A JSON true or false, nothing else: marshmallow's Boolean takes 1 and 0 for them
+    (they hash alike in its sets of truthy and falsy values), which the contract does not."""
+
+    def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class PlayerIn(Strict):
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=MAX_NAME))
     bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
-    open = fields.Boolean(load_default=False, truthy={True}, falsy={False})
-    me = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    open = Flag(load_default=False)
+    me = Flag(load_default=False)
     reserved = fields.String(data_key="for", load_default=None, validate=validate.Length(min=1, max=64))
-    invite = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    invite = Flag(load_default=False)
 
     @validates_schema
     def _one_kind(self, data: dict, **_: object) -> None:
@@ -62,8 +72,8 @@ class CreateGameIn(Strict):
     turn_seconds = fields.Integer(
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=86400)
     )
-    unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
-    rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    unlisted = Flag(load_default=False)
+    rated = Flag(load_default=False)
     clock = fields.Nested(lambda: ClockIn(), load_default=None, allow_none=True)
     on_leave = fields.String(load_default="out", validate=validate.OneOf(["out", "bot"]))
     abandon_after = fields.Integer(strict=True, load_default=3, validate=validate.Range(min=1, max=100))
@@ -89,12 +99,14 @@ class ClaimIn(Strict):
 
 class PlayerNew(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    bot = Flag(load_default=False)  # a bot account, for good
 
 
 class PlayerOut(Schema):
     id = fields.String()
     name = fields.String()
     created_at = fields.String()
+    bot = fields.Boolean()
     key = fields.String()
 
 
@@ -115,6 +127,7 @@ class SeatOut(Schema):
     invite = fields.Raw()  # on an open seat: whether it is opened by invite; the code itself, once, at creation
     rematch_seat = fields.Integer(allow_none=True)  # a rematch's open seat kept for that seat's holder
     left = fields.String()  # how the seat left the game: resignation, time, abandonment
+    account = fields.String()  # "bot": held by a bot account
     token = fields.String()
 
 
@@ -214,6 +227,7 @@ class ProfileOut(Schema):
     id = fields.String()
     name = fields.String()
     created_at = fields.String()
+    bot = fields.Boolean()
     finished_games = fields.Nested(FinishedGamesOut)
 
 

@@ -38,9 +38,11 @@ def _me() -> dict[str, Any]:
 
 @bp.post("/v1/players")
 def register() -> Response:
-    """A new player: its key is in this answer and never again (only its hash is kept)."""
+    """A new player: its key is in this answer and never again (only its hash is kept).
+    ``bot: true`` registers a bot account: a program that plays over this same API, shown
+    as a bot in its profile and in every seat it takes; it cannot be undone."""
     data = body(schemas.one(schemas.PlayerNew))
-    player, key = platform().players.register(data["name"])
+    player, key = platform().players.register(data["name"], bot=data["bot"])
     out = schemas.one(schemas.PlayerOut).dump({**player, "key": key})
     return _json(out, 201, {"Location": f"/v1/players/{player['name']}", "Cache-Control": "no-store"})
 

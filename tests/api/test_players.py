@@ -47,7 +47,7 @@ def test_a_player_registers_once_per_name_whatever_its_case_and_its_key_is_kept_
         values = [platform.redis.get(key)] if kind == b"string" else []
         assert all(player["key"].encode() not in (v or b"") for v in [key, *values])
     me = client.get("/v1/players/me", headers=bearer(player["key"])).get_json()
-    assert me == {"id": player["id"], "name": "Ann_1", "created_at": player["created_at"]}
+    assert me == {"id": player["id"], "name": "Ann_1", "created_at": player["created_at"], "bot": False}
 
 
 @pytest.mark.parametrize("name", ["ab", "a" * 21, "_ann", "-ann", "ann bob", "ann!", "ännä", "", "ann\n"])
@@ -415,3 +415,56 @@ def test_my_turn_lists_only_the_games_where_a_seat_of_mine_is_to_act_and_lists_s
     for query in ("?my_turn=false", "?my_turn=1", "?my_turn=true&status=finished"):
         refused = client.get(f"/v1/players/me/games{query}", headers=ann_key)
         assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request", query
+
+
+def test_a_bot_account_says_so_everywhere_and_plays_a_rated_game_over_the_api(
+    client: FlaskClient, platform: Platform
+) -> None:
+    registered = client.post("/v1/players", json={"name": "robo", "bot": True})
+    assert registered.status_code == 201 and registered.get_json()["bot"] is True
+    robo_key = bearer(registered.get_json()["key"])
+    ann, ann_key = register(client, "ann")
+    assert ann["bot"] is False, "a person is not a bot account unless it says so"
+    for wrong in ({"name": "robo2", "bot": "yes"}, {"name": "robo3", "bot": 1}):
+        refused = client.post("/v1/players", json=wrong)
+        assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request", wrong
+    # The bot account creates a rated game in its own seat; ann joins it from the lobby.
+    created = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"open": True}], "rated": True}, headers=robo_key
+    ).get_json()
+    game_id = created["id"]
+    drain(platform)
+    lobby = {g["id"]: g for g in client.get("/v1/games?status=open").get_json()["games"]}
+    assert lobby[game_id]["seats"][0]["account"] == "bot", "a person sees the bot before sitting down"
+    assert client.post(f"/v1/games/{game_id}/seats/1/join", json={}, headers=ann_key).status_code == 200
+    # A bot account with an ordinary token seat takes it over by its key: still a bot seat.
+    other = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "r"}, {"me": True}]}, headers=ann_key)
+    token = other.get_json()["seats"][0]["token"]
+    claimed = client.post(
+        f"/v1/games/{other.get_json()['id']}/seats/0/claim", json={"token": token}, headers=robo_key
+    ).get_json()
+    assert claimed["seats"][0]["account"] == "bot" and "account" not in claimed["seats"][1]
+    # They play to the end, each with its own key; the bot moves like any client.
+    keys = {0: robo_key, 1: ann_key}
+    for _ in range(40):
+        view = client.get(f"/v1/games/{game_id}", headers=keys[0]).get_json()
+        if view["status"] == "finished":
+            break
+        seat = view["to_act"][0]
+        moved = client.post(
+            f"/v1/games/{game_id}/actions",
+            json={"action": {"type": "add", "amount": 1}, "expected_version": view["version"]},
+            headers=keys[seat],
+        )
+        assert moved.status_code == 200, moved.get_data(as_text=True)
+    view = client.get(f"/v1/games/{game_id}").get_json()
+    assert view["status"] == "finished"
+    assert [s.get("account") for s in view["seats"]] == ["bot", None]
+    drain(platform)
+    profile = client.get("/v1/players/robo").get_json()
+    assert profile["bot"] is True and profile["finished_games"]["total"] == 1
+    assert profile["finished_games"]["latest"][0]["seats"][0]["account"] == "bot"
+    assert client.get("/v1/players/ann").get_json()["bot"] is False
+    # Rated as any player is: both on the leaderboard.
+    board = client.get("/v1/leaderboards/tiny").get_json()["players"]
+    assert sorted(row["name"] for row in board) == ["ann", "robo"]
