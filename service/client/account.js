@@ -3,7 +3,7 @@
 // whose turn it is. The key lives in this browser's localStorage only.
 
 import { api, currentPlayer, forgetPlayer, keepPlayer, kindsList } from "./api.js";
-import { clear, el, toast } from "./dom.js";
+import { clear, el, seatLabel, toast } from "./dom.js";
 import { noticeList } from "./notify.js";
 
 const FRESH = "tablestream:fresh-key"; // the account page shows a key just issued, once
@@ -140,7 +140,7 @@ export function myGamesList(box, { status = "", limit = 20 } = {}) {
       if (!page.games.length) { list.appendChild(el("p", { class: "muted", "data-testid": "no-games" }, "No games yet: create one, or join one with an invite.")); return; }
       list.appendChild(el("ul", { class: "games my-games" }, page.games.map((g) => {
         const title = kinds.find((k) => k.key === g.kind)?.title || g.kind;
-        const others = g.seats.filter((s) => s.seat !== g.my_seat).map((s) => s.name || (s.bot ? `${s.bot} bot` : "open")).join(", ");
+        const others = g.seats.filter((s) => s.seat !== g.my_seat).map((s) => seatLabel(s)).join(", ");
         return el("li", { class: ["game-item", g.my_turn && "my-turn"], "data-game": g.id },
           el("a", { href: `#/game/${encodeURIComponent(g.id)}` }, title), " ",
           el("span", { class: ["pill", `status-${g.status}`] }, g.status), " ",

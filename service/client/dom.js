@@ -36,6 +36,12 @@ export function clear(node) {
   return node;
 }
 
+// A seat as a list shows it: its name (a bot account's says so), the server's bot, or `empty`.
+export function seatLabel(s, empty = "open") {
+  if (s.name) return s.account === "bot" ? `${s.name} (bot account)` : s.name;
+  return s.bot ? `${s.bot} bot` : empty;
+}
+
 export function humanize(word) {
   const s = String(word).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -5,7 +5,7 @@
 
 import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
 import { accountPanel, myGamesList, signInForms } from "./account.js";
-import { clear, el, humanize, toast } from "./dom.js";
+import { clear, el, humanize, seatLabel, toast } from "./dom.js";
 
 const LEVELS = ["random", "greedy", "ismcts"];
 
@@ -231,7 +231,7 @@ function gameItem(g, kinds, extra) {
     el("span", { class: ["pill", `status-${g.status}`] }, g.status), " ",
     g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
     ENDING_PILLS[g.outcome?.ending] ? [el("span", { class: "pill", "data-testid": "ending-pill" }, ENDING_PILLS[g.outcome.ending]), " "] : null,
-    el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "open")).join(", ")), " ",
+    el("small", { class: "muted" }, g.seats.map((s) => seatLabel(s)).join(", ")), " ",
     extra);
 }
 
@@ -340,7 +340,7 @@ export async function showJoin(root, gameId, seat, code) {
   const draw = () => {
     const me = currentPlayer();
     clear(box).append(el("h2", {}, `An invite to ${title}`),
-      el("p", {}, `Seats: ${game.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : s.seat === seat ? "you?" : "open")).join(", ")}.`),
+      el("p", {}, `Seats: ${game.seats.map((s) => seatLabel(s, s.seat === seat ? "you?" : "open")).join(", ")}.`),
       game.rated ? el("p", { class: "note" }, "A rated game: the result moves both players' ratings.") : null);
     if (!target || !target.open) {
       box.append(el("p", { class: "warn" }, "This seat is taken already."), el("a", { class: "button", href: `#/game/${encodeURIComponent(gameId)}` }, "Watch the game"));

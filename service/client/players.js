@@ -3,7 +3,7 @@
 // fills, so a page reads them again when a notice says a game ended.
 
 import { api, currentPlayer, kindsList } from "./api.js";
-import { clear, el, toast } from "./dom.js";
+import { clear, el, seatLabel, toast } from "./dom.js";
 
 // Glickman's defaults for a player with no rated game yet.
 const UNRATED = { rating: 1500, rd: 350 };
@@ -102,6 +102,7 @@ export async function showProfile(root, name) {
     const me = currentPlayer();
     clear(head).append(el("h2", { "data-testid": "profile-name" }, profile.name),
       me && me.id === profile.id ? el("span", { class: "pill" }, "you") : null,
+      profile.bot ? el("span", { class: "pill", "data-testid": "bot-account", title: "A program playing over the API, declared as a bot" }, "bot account") : null,
       el("small", { class: "muted" }, profile.created_at ? `playing since ${new Date(profile.created_at).toLocaleDateString()}` : ""),
       el("button", { type: "button", class: "secondary small", onclick: () => refresh() }, "Refresh"));
     const rated = Object.entries(ratings.kinds || {});
@@ -122,7 +123,7 @@ export async function showProfile(root, name) {
           el("a", { href: `#/replay/${encodeURIComponent(g.id)}` }, titleOf(g.kind)), " ",
           g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
           el("span", { class: ["pill", won ? "status-active" : null] }, result), " ",
-          el("small", { class: "muted" }, g.seats.map((s) => s.name || (s.bot ? `${s.bot} bot` : "?")).join(" vs ")));
+          el("small", { class: "muted" }, g.seats.map((s) => seatLabel(s, "?")).join(" vs ")));
       })) : el("p", { class: "muted" }, "None yet."));
   }
   await refresh();

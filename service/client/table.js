@@ -275,7 +275,7 @@ export async function showTable(root, gameId, params) {
       el("ul", { class: "seat-strip" }, game.seats.map((s) => el("li", {
         class: ["seat-chip", (game.to_act || []).includes(s.seat) && "to-act", s.seat === seat && "me", game.outcome?.winners?.includes(s.seat) && "winner", s.left && "left"],
         "data-seat": s.seat,
-      }, s.player && s.name ? el("a", { href: `#/players/${encodeURIComponent(s.name)}`, class: "chip-name", title: `${s.name}'s profile and ratings` }, s.name) : seatName(game.seats, s.seat), s.bot && !s.left ? el("small", {}, ` ${s.bot}`) : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
+      }, s.player && s.name ? el("a", { href: `#/players/${encodeURIComponent(s.name)}`, class: "chip-name", title: `${s.name}'s profile and ratings` }, s.name) : seatName(game.seats, s.seat), s.bot && !s.left ? el("small", {}, ` ${s.bot}`) : null, s.account === "bot" ? el("small", { title: "A program playing over the API, declared as a bot" }, " bot account") : null, s.open ? el("small", {}, s.invite ? " by invite" : s.reserved_for ? (player && s.reserved_for === player.id ? " reserved for you" : " reserved") : " open") : null,
       (game.to_act || []).includes(s.seat) ? el("small", { class: "turn-mark" }, " ← to act") : null,
       s.left ? el("small", { class: "left-mark", "data-testid": `left-${s.seat}` }, ` ${LEFT_WORDS[s.left] || s.left}`) : null,
       s.left && game.status === "active" ? el("small", { class: "muted" }, ` (a ${s.bot || "greedy"} bot moves for it)`) : null,
