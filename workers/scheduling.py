@@ -22,7 +22,7 @@ from core.jobs import queue_names as core_queue_names
 from projections.lifecycle import ms
 from projections.table import Table
 from workers import long_jobs, webhooks
-from workers.due import at_or_after
+from workers.due import enqueue_due
 from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
 
 if TYPE_CHECKING:
@@ -204,8 +204,9 @@ class RQScheduler:
                 continue
             timer = job_id("timeout", table.game_id, table.version, seat)
             if table.turn_seconds and self._wanted(timer, f"{timer}-{turn_deadline(table)}"):
-                self.bots.enqueue_at(
-                    at_or_after(turn_deadline(table)),
+                enqueue_due(
+                    self.bots,
+                    turn_deadline(table),
                     turn_timeout,
                     table.game_id,
                     seat,
@@ -226,8 +227,9 @@ class RQScheduler:
             and self._wanted(f"open-{table.game_id}")
         ):
             expires = ms(table.created_at) + int(table.lifecycle["open_seconds"]) * 1000
-            self.bots.enqueue_at(
-                at_or_after(expires),
+            enqueue_due(
+                self.bots,
+                expires,
                 open_seats_check,
                 table.game_id,
                 job_id=f"open-{table.game_id}",
@@ -242,8 +244,9 @@ class RQScheduler:
                 flag = job_id("flag", table.game_id, table.version, seat)
                 if not self._wanted(flag, f"{flag}-{deadline}"):
                     continue
-                self.bots.enqueue_at(
-                    at_or_after(deadline),
+                enqueue_due(
+                    self.bots,
+                    deadline,
                     flag_check,
                     table.game_id,
                     seat,

@@ -34,7 +34,7 @@ from core.errors import CommandError
 from core.jobs import queue_names
 from core.webhooks import FINAL, Address, AllowList, Target, backoff_seconds, signature
 from stores.platform import Platform
-from workers.due import at_or_after
+from workers.due import enqueue_due
 from workers.runtime import current
 
 log = logging.getLogger(__name__)
@@ -243,7 +243,7 @@ def schedule(platform: Platform, delivery: str, seconds: float) -> None:
     if platform.config.inline_jobs:
         return
     due = int(time.time() * 1000 + max(1.0, seconds) * 1000)
-    _queue(platform).enqueue_at(at_or_after(due), deliver_job, delivery, job_timeout=JOB_TIMEOUT, **_options())
+    enqueue_due(_queue(platform), due, deliver_job, delivery, job_timeout=JOB_TIMEOUT, **_options())
 
 
 def sweep(platform: Platform, clock: Clock = time.time) -> int:

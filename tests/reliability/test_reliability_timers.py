@@ -1,10 +1,12 @@
-"""Turn timers on time, through the real `tablestream worker` and its RQ scheduler: over
-200 timers of games whose turns begin at every fraction of a second, none plays before its
-deadline (the turn's start in the log, plus the per-turn limit), and how late they play
-is printed. RQ keeps scheduled times in whole seconds and looks for due jobs once a
-second, so a timer is scheduled for the whole second at or after its deadline and plays
-up to about two seconds after it; the bound asserted here is that, with room for a
-loaded machine."""
+"""Turn timers on time, through the real `tablestream worker` and its scheduler: over 200
+timers of games whose turns begin at every fraction of a second, none plays before its
+deadline (the turn's start in the log, plus the per-turn limit), and the 99th percentile
+of how late they play is at most a second on this machine. Each timer is due at its
+deadline to the millisecond and the deployment's scheduler looks ten times a second
+(``workers.due``); with RQ's whole seconds they played up to two seconds late. A timing
+check, so it runs alone (``solo``), after the parallel suite: no other test's load is
+measured.
+"""
 
 from __future__ import annotations
 
@@ -19,11 +21,11 @@ from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
 from workers.scheduling import RQScheduler
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.slow, pytest.mark.solo, pytest.mark.timeout(240)]
 
 GAMES = 40
 TIMERS = 200
-LATE_BOUND_MS = 4_000  # whole seconds up (<1 s), RQ's one-second look (<1 s), a loaded machine
+LATE_BOUND_MS = 1_000  # the scheduler's look (0.1 s), the worker's queue of timers due at once
 
 
 def test_two_hundred_turn_timers_none_early(own_redis: RedisServer, tmp_path: Path) -> None:
