@@ -34,7 +34,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -216,14 +216,22 @@ class ChatWiring(Protocol):
 class Chat:
     """A game's chat in its ``ChatLog``, and the notices of each message."""
 
-    def __init__(self, log: ChatLog, inbox: Inbox, webhooks: Webhooks | None = None) -> None:
+    def __init__(
+        self,
+        log: ChatLog,
+        inbox: Inbox,
+        webhooks: Webhooks | None = None,
+        blocks: Callable[[str], set[str]] | None = None,
+    ) -> None:
         self.log = log
         self.inbox = inbox
         self.webhooks = webhooks
+        self.blocks = blocks  # the players a player blocks (core.moderation): told nothing of theirs
 
     @classmethod
     def of(cls, platform: ChatWiring) -> Chat:
-        return cls(platform.chat_log, platform.inbox, platform.webhooks)
+        moderation = getattr(platform, "moderation", None)  # (a platform without moderation blocks no one)
+        return cls(platform.chat_log, platform.inbox, platform.webhooks, moderation.blocks if moderation else None)
 
     def key(self, game_id: str) -> str:
         return self.log.key(game_id)
@@ -250,6 +258,8 @@ class Chat:
         told = []
         for index, held in enumerate(table.seats):
             if held.player is not None and held.player != author.player and channel in readable(table, index):
+                if author.player is not None and self.blocks is not None and author.player in self.blocks(held.player):
+                    continue
                 self.inbox.push(held.player, notice)
                 told.append((held.player, notice))
         if self.webhooks is not None:

@@ -60,6 +60,11 @@ class PlayerStore(abc.ABC):
     def player_of_name(self, folded_name: str) -> str | None: ...
 
     @abc.abstractmethod
+    def close(self, player_id: str, at: str) -> bool:
+        """Close the player for good at ``at``: its key stops at once, none is issued, and its
+        record says when; False for an unknown player."""
+
+    @abc.abstractmethod
     def set_key(self, player_id: str, key_digest: str | None) -> None:
         """The player's key is now the one with this digest (None: none), and the one it
         had stops at once; nothing for an unknown player."""
@@ -108,6 +113,12 @@ class Players:
         """The player's key stops working, and no other is issued."""
         self.store.set_key(player_id, None)
 
+    def close(self, player_id: str, now: datetime | None = None) -> None:
+        """The operator closes the player (``core.moderation``): revoked for good, and its
+        profile says it was closed."""
+        if not self.store.close(player_id, stamp(now or datetime.now(UTC))):
+            raise CommandError(Code.NOT_FOUND, "There is no such player.")
+
 
 def account_of(player: Mapping[str, Any]) -> dict[str, str]:
     """What a seat held by ``player`` records of its account (in the event that seats it):
@@ -122,4 +133,5 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
         "name": record["name"],
         "created_at": record["created_at"],
         "bot": bool(record.get("bot")),
+        **({"closed_at": record["closed_at"]} if record.get("closed_at") else {}),
     }

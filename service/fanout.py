@@ -187,11 +187,13 @@ def follow(
     watcher: str | None,
     heartbeat: float,
     first: list[Envelope] | None = None,
+    hidden: frozenset[str] = frozenset(),
 ) -> Iterator[str]:
     """The SSE messages of one listener of ``opened``'s game from version ``after`` on:
     the events it missed (``first``, already read, then the rest from the log), then each
     new one as it is appended, the chat it may read, and a heartbeat comment when nothing
-    happened for ``heartbeat`` seconds. A finished game's stream ends once everything is
+    happened for ``heartbeat`` seconds; no chat of a player in ``hidden`` (those the
+    listener blocks or muted, as the stream opened). A finished game's stream ends once everything is
     sent; so does one whose log turns out to lack a version, with an ``event: problem``
     holding the ``log_damaged`` problem."""
     store = hub.platform.store
@@ -242,7 +244,7 @@ def follow(
                 said_at = _stream_id(message["id"])
                 if said_at > heard:
                     heard = said_at
-                    if message["channel"] in channels:
+                    if message["channel"] in channels and message["from"].get("player") not in hidden:
                         out.append(f"event: chat\ndata: {json.dumps(message)}\n\n")
             if out:
                 yield "".join(out)

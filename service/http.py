@@ -157,6 +157,9 @@ def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None
             named = platform().players.by_name(p["reserved"])
             if named is None:
                 raise CommandError(Code.INVALID_REQUEST, f"There is no player '{p['reserved']}' to reserve a seat for.")
+            inviting = caller_player()
+            if inviting is not None and inviting["id"] in platform().moderation.blocks(named["id"]):
+                raise CommandError(Code.FORBIDDEN, f"{named['name']} takes no invitation from you.")
             seat["reserved_for"] = named["id"]
         out.append(seat)
     return out

@@ -228,6 +228,7 @@ class ProfileOut(Schema):
     name = fields.String()
     created_at = fields.String()
     bot = fields.Boolean()
+    closed_at = fields.String()  # closed by the operator (core.moderation)
     finished_games = fields.Nested(FinishedGamesOut)
 
 

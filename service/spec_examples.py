@@ -404,7 +404,35 @@ class Scenario:
         )
         call("get", "/metrics", "The first lines of the metrics.", headers=bearer(OPERATOR))
         call("delete", f"/v1/players/me/webhooks/{hook['id']}", "ann removes her webhook.", headers=ann_key)
+        self.moderate(gid, ann_key, bob_key)
         call("delete", "/v1/players/me/key", "bob revokes his key.", headers=bob_key)
+
+    def moderate(self, gid: str, ann_key: dict[str, str], bob_key: dict[str, str]) -> None:
+        """Blocks, mutes, a report and its review, and a player closed (eve, who comes for it)."""
+        call = self.s.call
+        call("put", "/v1/players/me/blocks/bob", "ann blocks bob.", headers=ann_key)
+        call("get", "/v1/players/me/blocks", "The players ann blocks.", headers=ann_key)
+        call("delete", "/v1/players/me/blocks/bob", "ann unblocks bob.", headers=ann_key)
+        call("put", f"/v1/games/{gid}/mutes/bob", "ann mutes bob's chat in the game.", headers=ann_key)
+        call("delete", f"/v1/games/{gid}/mutes/bob", "ann hears bob again.", headers=ann_key)
+        eve = call("post", "/v1/players", "eve registers.", {"name": "eve"}).get_json()
+        operator = bearer(OPERATOR)
+        filed = call(
+            "post",
+            "/v1/reports",
+            "ann reports eve, with the game.",
+            {"player": "eve", "reason": "abuse", "game": gid, "note": "insults in the chat"},
+            ann_key,
+        ).get_json()
+        call("get", "/v1/reports", "The open reports, for the operator.", headers=operator)
+        call(
+            "post",
+            f"/v1/reports/{filed['id']}/resolve",
+            "The operator dismisses the report.",
+            {"resolution": "dismissed", "note": "no insult found"},
+            operator,
+        )
+        call("post", f"/v1/players/{eve['name']}/close", "The operator closes eve.", headers=operator)
 
     def undo(self, gid: str, seats: dict[int, dict[str, str]]) -> None:
         """Play until a seat could undo its last move, then ask and have the other accept."""

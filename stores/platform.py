@@ -17,6 +17,7 @@ from redis.sentinel import Sentinel
 from core.config import Config
 from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
+from core.moderation import Moderation
 from core.players import Players
 from core.vault import opening_seed
 from core.webhooks import Webhooks
@@ -29,6 +30,7 @@ from projections.snapshots import RedisSnapshots
 from projections.table import Table
 from projections.tables import Tables
 from stores.chat import RedisChatLog
+from stores.moderation import RedisModerationStore
 from stores.players import RedisPlayerStore
 from stores.vault import RedisVault
 from stores.webhooks import RedisWebhookStore
@@ -100,6 +102,7 @@ class Platform:
         self.webhooks = Webhooks(RedisWebhookStore(client, config.prefix), config.webhook_allow)
         self.inbox = Inbox(client, config.prefix)
         self.chat_log = RedisChatLog(self.store)
+        self.moderation = Moderation(RedisModerationStore(client, config.prefix))
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

@@ -37,12 +37,26 @@ return 1
 """
 
 
+CLOSE_LUA = """
+-- KEYS: player record; ARGV: key prefix, when
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local record = cjson.decode(raw)
+if record['key'] and record['key'] ~= '' then redis.call('DEL', ARGV[1] .. record['key']) end
+record['key'] = ''
+record['closed_at'] = ARGV[2]
+redis.call('SET', KEYS[1], cjson.encode(record))
+return 1
+"""
+
+
 class RedisPlayerStore(PlayerStore):
     def __init__(self, client: Any, prefix: str = "ts") -> None:
         self.redis = client
         self.base = group(prefix, "players", client)
         self._register = client.register_script(REGISTER_LUA)
         self._rekey = client.register_script(REKEY_LUA)
+        self._close = client.register_script(CLOSE_LUA)
 
     def _name_key(self, folded_name: str) -> str:
         return f"{self.base}:name:{folded_name}"
@@ -68,6 +82,9 @@ class RedisPlayerStore(PlayerStore):
     def player_of_name(self, folded_name: str) -> str | None:
         player_id = self.redis.get(self._name_key(folded_name))
         return None if player_id is None else player_id.decode()
+
+    def close(self, player_id: str, at: str) -> bool:
+        return bool(self._close(keys=[self._player_key(player_id)], args=[f"{self.base}:key:", at]))
 
     def set_key(self, player_id: str, key_digest: str | None) -> None:
         # Revoked: no new key, and the script writes none under KEYS[2], a placeholder then.

@@ -46,5 +46,9 @@ def read(game_id: str) -> Response:
     channels = channels_asked(table, seat, request.args.get("channel") or None)
     after = check_cursor(request.args.get("after", "0"))
     messages, next_after = chat().read(game_id, channels, after, int_arg("limit", PAGE, 1, MAX_PAGE))
+    # What the reader blocked, or muted here, is left out (the cursor still moves past it).
+    reader = caller_player()
+    hidden = platform().moderation.hidden_from(reader["id"] if reader else None, game_id)
+    messages = [m for m in messages if m["from"].get("player") not in hidden]
     page = {"messages": messages, "next_after": next_after}
     return _json(schemas.one(schemas.ChatPageOut).dump(page))

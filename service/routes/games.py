@@ -231,12 +231,13 @@ def stream(game_id: str) -> Response:
     except ValueError:
         raise CommandError(Code.INVALID_REQUEST, "Last-Event-ID must be a version number.") from None
     heartbeat = platform().config.heartbeat_seconds
+    hidden = platform().moderation.hidden_from(player["id"] if player else None, game_id)  # as the stream opens
     first = fanout.first_page(platform().store, opened, after)
     close = open_stream()
 
     def generate() -> Iterator[str]:
         try:
-            yield from fanout.follow(hub(), opened, after, seat, watcher, heartbeat, first)
+            yield from fanout.follow(hub(), opened, after, seat, watcher, heartbeat, first, hidden)
         finally:
             close()
 
