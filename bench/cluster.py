@@ -5,12 +5,14 @@
 Starts its own servers, all with the same persistence (``appendonly yes``,
 ``appendfsync always``), and stops them after: one ``redis-server`` (the baseline), and
 a local Redis Cluster of 3 masters (``tests.localcluster``), first without replicas, then
-with one replica each. Measured in one run:
+with one replica each, then two. Measured in one run:
 
 * store appends/s, 8 threads over 1,000 games, on the cluster through ``RedisCluster``
   and 48 partitions, against the single Redis through ``redis.Redis``: the cost of the
   cluster client and the partitioned layout (target >= 0.7). With replicas and ``WAIT 1``
-  (cluster mode's default), for scale: the cost of confirming every append on a replica.
+  (cluster mode's default), for scale: the cost of confirming every append on a replica;
+  and two replicas each (``WAIT 1``: the first of them to confirm), against one: what the
+  second replica, which lets any one node die with no game blocked, costs.
 * HTTP actions/s (as row 3: 16 clients, 2 gunicorn workers) on the cluster against the
   single Redis (target >= 0.7); with replicas and ``WAIT 1``, for scale.
 * how 10,000 games created on the cluster spread over its 3 masters: the largest
@@ -18,7 +20,7 @@ with one replica each. Measured in one run:
 * events/s a master can take: the single Redis's appends/s (one ``redis-server`` is
   what a master is), the figure the capacity plan in ``bench/README.md`` divides by.
 
-Every process shares this machine's cores: the cluster's 3 (or 6) servers, the
+Every process shares this machine's cores: the cluster's 3 (6, 9) servers, the
 gunicorn workers and the clients. The ratios show what the cluster costs on one
 machine, not what it gains on several.
 """
@@ -123,7 +125,7 @@ def run(quick: bool) -> list[Row]:
         single_http = api.peak_actions(url, f"{prefix}:h", 2, api.CLIENTS, http_seconds, prepared=single_games).rate
 
         on: dict[int, dict[str, Any]] = {}
-        for replicas in (0, 1):
+        for replicas in (0, 1, 2):
             with local_cluster(Path(tmp) / f"cluster{replicas}", replicas) as cluster:
                 wait = 1 if replicas else 0
                 platform = platform_on(cluster.url, url, f"{prefix}:c", wait)
@@ -146,6 +148,7 @@ def run(quick: bool) -> list[Row]:
 
     masters = f"{MASTERS}-master cluster"
     replicated = f"{MASTERS} masters + 1 replica each, WAIT 1"
+    twice = f"{MASTERS} masters + 2 replicas each, WAIT 1"
     server = "one redis-server"
     share, held = on[0]["spread"]
     spread_games = sum(held.values())
@@ -166,6 +169,8 @@ def run(quick: bool) -> list[Row]:
         ),
         figure(f"(8c) store appends/s, 1 thread, {replicated}", on[1][1][0], single[1][0], "events/s", server),
         figure(f"(8c) store appends/s, 8 threads, {replicated}", on[1][8][0], single[8][0], "events/s", server),
+        figure(f"(8c) store appends/s, 1 thread, {twice}", on[2][1][0], on[1][1][0], "events/s", "1 replica each"),
+        figure(f"(8c) store appends/s, 8 threads, {twice}", on[2][8][0], on[1][8][0], "events/s", "1 replica each"),
         higher_is_better(
             f"(8c) HTTP actions/s, 2 workers, 16 clients, {masters}",
             on[0]["http"],
@@ -175,6 +180,7 @@ def run(quick: bool) -> list[Row]:
             server,
         ),
         figure(f"(8c) HTTP actions/s, same, {replicated}", on[1]["http"], single_http, "req/s", server),
+        figure(f"(8c) HTTP actions/s, same, {twice}", on[2]["http"], on[1]["http"], "req/s", "1 replica each"),
         lower_is_better(
             f"(8c) {spread_games:,} games over {MASTERS} masters: largest share ({max(held.values()):,})",
             share,
