@@ -83,7 +83,7 @@ class Players:
         player_id = "pl_" + secrets.token_urlsafe(9).replace("-", "x")
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         created = stamp(now or datetime.now(UTC))
-        record = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
+        record: dict[str, Any] = {"id": player_id, "name": name, "created_at": created, "key": digest(key)}
         if bot:
             record["bot"] = True
         if not self.store.add(name.casefold(), player_id, digest(key), record):

@@ -45,7 +45,19 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
 
-    from service.routes import chat, client, games, history, lifecycle, meta, moderation, players, rematch, webhooks
+    from service.routes import (
+        chat,
+        client,
+        games,
+        history,
+        lifecycle,
+        meta,
+        moderation,
+        players,
+        rematch,
+        tournaments,
+        webhooks,
+    )
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
@@ -57,6 +69,7 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.register_blueprint(chat.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(moderation.bp)
+    app.register_blueprint(tournaments.bp)
 
     @app.before_request
     def _start() -> None:

@@ -43,6 +43,7 @@ from service.app import create_app
 from stores.platform import Platform
 from workers import projector as projector_module
 from workers import runtime, scheduling, wiring
+from workers.tournaments import step as tournament_step
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 BEGIN = "    # -- recorded examples: written by `python -m service.spec_examples` from a session with the service --\n"
@@ -405,6 +406,7 @@ class Scenario:
         call("get", "/metrics", "The first lines of the metrics.", headers=bearer(OPERATOR))
         call("delete", f"/v1/players/me/webhooks/{hook['id']}", "ann removes her webhook.", headers=ann_key)
         self.moderate(gid, ann_key, bob_key)
+        self.tournament(ann_key, bob_key)
         call("delete", "/v1/players/me/key", "bob revokes his key.", headers=bob_key)
 
     def moderate(self, gid: str, ann_key: dict[str, str], bob_key: dict[str, str]) -> None:
@@ -433,6 +435,34 @@ class Scenario:
             operator,
         )
         call("post", f"/v1/players/{eve['name']}/close", "The operator closes eve.", headers=operator)
+
+    def tournament(self, ann_key: dict[str, str], bob_key: dict[str, str]) -> None:
+        """A Swiss tournament of four, bots filling two seats, entered and started (its
+        first round paired by the worker's step, run here)."""
+        call = self.s.call
+        tid = call(
+            "post",
+            "/v1/tournaments",
+            "ann creates a Swiss tournament of fortress-royals: 3 rounds, 4 seats, random bots filling those left.",
+            {"kind": "fortress-royals", "rounds": 3, "seats": 4, "fill": "random"},
+            ann_key,
+        ).get_json()["id"]
+        call("post", f"/v1/tournaments/{tid}/entries", "ann enters.", headers=ann_key)
+        call("post", f"/v1/tournaments/{tid}/entries", "bob enters.", headers=bob_key)
+        call("post", f"/v1/tournaments/{tid}/start", "ann starts it: bots fill the two seats left.", headers=ann_key)
+        tournament_step(self.platform, tid, reschedule=False)
+        call("get", f"/v1/tournaments/{tid}", "The tournament in its first round, with its standings.")
+        call("get", "/v1/tournaments", "The tournaments, newest first.")
+        bob_out = call(
+            "post",
+            "/v1/tournaments",
+            "bob opens another.",
+            {"kind": "fortress-royals", "rounds": 1, "seats": 2},
+            bob_key,
+        )
+        other = bob_out.get_json()["id"]
+        call("post", f"/v1/tournaments/{other}/entries", "bob enters his own.", headers=bob_key)
+        call("delete", f"/v1/tournaments/{other}/entries/me", "bob withdraws.", headers=bob_key)
 
     def undo(self, gid: str, seats: dict[int, dict[str, str]]) -> None:
         """Play until a seat could undo its last move, then ask and have the other accept."""

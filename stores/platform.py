@@ -19,6 +19,7 @@ from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
 from core.moderation import Moderation
 from core.players import Players
+from core.tournaments import NoTournamentRunner, TournamentRunner
 from core.vault import opening_seed
 from core.webhooks import Webhooks
 from events.ledger import Ledger
@@ -32,6 +33,7 @@ from projections.tables import Tables
 from stores.chat import RedisChatLog
 from stores.moderation import RedisModerationStore
 from stores.players import RedisPlayerStore
+from stores.tournaments import RedisTournamentStore
 from stores.vault import RedisVault
 from stores.webhooks import RedisWebhookStore
 
@@ -103,6 +105,8 @@ class Platform:
         self.inbox = Inbox(client, config.prefix)
         self.chat_log = RedisChatLog(self.store)
         self.moderation = Moderation(RedisModerationStore(client, config.prefix))
+        self.tournaments = RedisTournamentStore(client, config.prefix)
+        self.tournament_runner: TournamentRunner = NoTournamentRunner()
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

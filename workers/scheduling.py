@@ -24,6 +24,7 @@ from projections.table import Table
 from workers import long_jobs, webhooks
 from workers.due import enqueue_due
 from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
+from workers.tournaments import reconcile_tournaments
 
 if TYPE_CHECKING:
     from stores.platform import Platform
@@ -136,7 +137,7 @@ def reconcile(platform: Platform, clock: Callable[[], float] = time.time, again:
     deliveries = [d for d, due in platform.webhooks.open_deliveries() if due < overdue]
     for delivery in deliveries:
         webhooks.enqueue(platform, delivery)
-    return scheduled + len(deliveries) + long_jobs.requeue_lost(platform)
+    return scheduled + len(deliveries) + long_jobs.requeue_lost(platform) + reconcile_tournaments(platform)
 
 
 def reconcile_when_due(platform: Platform, clock: Callable[[], float] = time.time) -> int | None:

@@ -9,6 +9,7 @@ from stores.platform import Platform
 from workers import runtime
 from workers.long_jobs import RQLongJobs
 from workers.scheduling import RQScheduler
+from workers.tournaments import RQTournaments
 from workers.webhooks import RQDeliveries
 
 
@@ -19,6 +20,7 @@ def wire(platform: Platform, bots: bool = True) -> Platform:
         platform.handler.scheduler = RQScheduler(platform)
     platform.jobs = RQLongJobs(platform)
     platform.webhooks.runner = RQDeliveries(platform)
+    platform.tournament_runner = RQTournaments(platform)
     if platform.config.inline_jobs:
         runtime.use(platform)
     return platform

@@ -300,3 +300,31 @@ def test_a_flag_check_run_before_the_deadline_lets_the_clock_run_and_checks_agai
     assert not [e for e in platform.store.read(table.game_id) if e.type == "FlagFell"], "a flag fell with time left"
     due = scheduled_at(platform, f"{job_id('flag', table.game_id, table.version, seat)}-{deadline}")
     assert due is not None and due * 1000 >= deadline, "the check is not scheduled again for the deadline"
+
+
+def test_a_tournament_of_bots_runs_to_its_end_through_the_worker(platform: Platform) -> None:
+    """The tournament's step is a job: at the start, and every few seconds while a round is
+    played, a worker pairs the next round once the last is over, and finishes it."""
+    from core.tournaments import created, fold, starting
+    from workers.tournaments import RQTournaments
+
+    tid = f"tn_{platform.config.prefix}"
+    creator = {"id": "pl_x", "name": "ann"}
+    platform.tournaments.append(tid, 0, [created("tiny", 2, 4, creator, None, "random")])
+    t = fold(tid, platform.tournaments.read(tid))
+    assert t is not None
+    platform.tournaments.append(tid, t.length, [starting(t, 2)])
+    RQTournaments(platform).schedule(tid)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        run_scheduler(platform)
+        work(platform)
+        t = fold(tid, platform.tournaments.read(tid))
+        if t is not None and t.status == "finished":
+            break
+        time.sleep(0.2)
+    assert t is not None and t.status == "finished", t
+    assert len(t.paired) == 2 and all(len(r["tables"]) == 2 for r in t.paired)
+    for paired in t.paired:
+        for table in paired["tables"]:
+            assert platform.handler.load(table["game"]).status == "finished"
