@@ -1,5 +1,5 @@
 // The reference client's entry point: a hash router over the lobby, the table, the
-// replay, the player's account, invites, leaderboards and profiles, with the player's
+// replay, the player's account, invites, leaderboards, profiles and tournaments, with the player's
 // notifications in the header. It uses only the public REST API and its event streams.
 
 import { currentPlayer } from "./api.js";
@@ -11,6 +11,7 @@ import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./players.js";
 import { startNotices } from "./notify.js";
 import { showRules } from "./rules.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 const main = document.getElementById("main");
 let leave = null;
@@ -35,6 +36,8 @@ async function route() {
   else if (parts[0] === "leaderboards") left = await showLeaderboard(box, parts[1] || null);
   else if (parts[0] === "players" && parts[1]) left = await showProfile(box, parts[1]);
   else if (parts[0] === "rules") left = await showRules(box, parts[1] || null);
+  else if (parts[0] === "tournaments" && parts[1]) left = await showTournament(box, parts[1]);
+  else if (parts[0] === "tournaments") left = await showTournaments(box);
   else left = await showLobby(box);
   if (mine !== generation) {
     try { if (left) left(); } catch (_) { /* already gone */ }
