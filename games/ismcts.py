@@ -178,6 +178,35 @@ def search(
     return _most_visited(root, seat, legal, widened)
 
 
+@dataclass(frozen=True)
+class Appraisal:
+    """One legal action of a seat, as the search saw it: how often it was tried, and the
+    seat's mean score after it (its share of the win at the end, else ``evaluate``)."""
+
+    action: Action
+    visits: int
+    value: float
+
+
+def appraise(game: Game, state: State, seat: int, rng: random.Random, iterations: int) -> list[Appraisal]:
+    """Every legal action of ``seat`` with the search's estimate of the seat's score after
+    it, most visited first: the post-game analysis' look at a decision. Every action is
+    tried (no widening, no prior: each unvisited action comes first), at least twice as
+    many iterations as there are actions. Like ``search``, it reads ``state`` only through
+    ``game.determinize(state, seat, ·)`` and ``game.legal_actions(state, seat)``."""
+    legal = game.legal_actions(state, seat)
+    root = Node()
+    for _ in range(max(iterations, 2 * len(legal))):
+        world = game.determinize(state, seat, rng)
+        _iterate(game, world, seat, root, rng, ROLLOUT_DEPTH, EXPLORATION, None)
+    found = []
+    for action in legal:
+        child = root.children.get((seat, action_key(action)))
+        visits = child.visits if child is not None else 0
+        found.append(Appraisal(action, visits, child.total / visits if child is not None and visits else 0.0))
+    return sorted(found, key=lambda a: (-a.visits, -a.value))
+
+
 def _add_prior(game: Game, world: State, seat: int, root: Node, rng: random.Random, visits: int) -> None:
     """Count ``visits`` visits of each of ``seat``'s actions in ``world`` at the evaluation
     of the state it leads to (the greedy bot's look, one determinization's worth)."""

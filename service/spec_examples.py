@@ -340,6 +340,8 @@ class Scenario:
         self.s.stream(f"/v1/games/{gid}/events/stream", "The first events of the finished game's stream.")
         call("get", f"/v1/games/{gid}/replay", "The finished game's replay: every event whole, and its seed.")
         call("get", f"/v1/games/{gid}/export", "The finished game's export: its header, then every event whole.")
+        self.s.call("post", f"/v1/games/{gid}/analyses", "An analysis of the finished game, as a job.")
+        call("get", f"/v1/games/{gid}/analysis", "The finished game's analysis, decision by decision (the first few).")
         self.job(
             f"/v1/games/{gid}/replays",
             "replay",

@@ -30,6 +30,7 @@ from projections.read_models import ReadModels
 from projections.snapshots import RedisSnapshots
 from projections.table import Table
 from projections.tables import Tables
+from stores.analyses import RedisAnalyses
 from stores.chat import RedisChatLog
 from stores.moderation import RedisModerationStore
 from stores.players import RedisPlayerStore
@@ -104,6 +105,7 @@ class Platform:
         self.webhooks = Webhooks(RedisWebhookStore(client, config.prefix), config.webhook_allow)
         self.inbox = Inbox(client, config.prefix)
         self.chat_log = RedisChatLog(self.store)
+        self.analyses = RedisAnalyses(self.store)
         self.moderation = Moderation(RedisModerationStore(client, config.prefix))
         self.tournaments = RedisTournamentStore(client, config.prefix)
         self.tournament_runner: TournamentRunner = NoTournamentRunner()

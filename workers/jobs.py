@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from core.analysis import ITERATIONS as ANALYSIS_ITERATIONS
+from core.analysis import analyse
 from core.errors import Code, CommandError
 from core.tooling import audit_game, render_replay
 from games.bots import choose
@@ -220,6 +222,15 @@ def replay_job(job: str, game_id: str, seat: int | None) -> str:
     lines = list(render_replay(platform, game_id, seat, _progress(platform, job)))
     _store_result(platform, job, "application/x-ndjson", "\n".join(lines) + "\n")
     return f"{len(lines) - 1} versions rendered"
+
+
+def analysis_job(job: str, game_id: str, iterations: int = ANALYSIS_ITERATIONS) -> str:
+    """The post-game analysis (``core.analysis``), kept as the game's read model and as the job's result."""
+    platform = current()
+    found = analyse(platform, game_id, iterations, _progress(platform, job))
+    platform.analyses.save(game_id, found)
+    _store_result(platform, job, "application/json", json.dumps(found))
+    return f"{len(found['decisions'])} decisions analysed"
 
 
 def audit_job(job: str, game_id: str) -> str:

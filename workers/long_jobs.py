@@ -19,7 +19,7 @@ from core.jobs import QUEUE_AWAY, queue_names
 from stores.platform import Platform
 from workers import jobs
 
-KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job}
+KINDS = {"replay": jobs.replay_job, "audit": jobs.audit_job, "rebuild": jobs.rebuild_job, "analysis": jobs.analysis_job}
 
 
 def enqueue(platform: Platform, kind: str, *args: Any, owner: str | None = None) -> str:

@@ -47,6 +47,7 @@ export async function showReplay(root, gameId, params) {
   const verifyBox = el("section", { class: "panel verify-panel" }, el("h3", {}, "Verification"));
   const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));
   const forkBox = el("section", { class: "panel fork" }, el("h3", {}, "Fork"));
+  const analysisBox = el("section", { class: "panel analysis", "data-testid": "analysis" }, el("h3", {}, "Analysis"));
   const playBtn = el("button", { type: "button", class: "secondary", "aria-label": "play" }, "▶ Play");
   const step = (d) => () => go(version + d);
   const controls = el("div", { class: "replay-controls" },
@@ -63,7 +64,7 @@ export async function showReplay(root, gameId, params) {
       el("a", { class: "button secondary", href: `#/game/${gameId}` }, "Back to the table"))),
     controls,
     el("div", { class: "table-grid" },
-      el("div", { class: "main-col" }, views),
+      el("div", { class: "main-col" }, views, analysisBox),
       el("div", { class: "side-col" }, outcomePanel(game, events), seedBox, verifyBox, auditBox, forkBox,
         el("section", { class: "panel log-panel" }, el("h3", {}, "Events to here"), evBox)))));
 
@@ -217,9 +218,69 @@ export async function showReplay(root, gameId, params) {
     }
   }
 
+  // The analysis (a worker's, from each seat's information only): each seat's expected
+  // score after its moves, version by version, the costliest moves marked; a mark's
+  // click moves the slider there.
+  function drawAnalysis(found) {
+    const width = 640, height = 180, pad = 24;
+    const x = (v) => pad + ((width - 2 * pad) * (v - 1)) / Math.max(1, last - 1);
+    const y = (p) => height - pad - (height - 2 * pad) * p;
+    const colours = ["#2a6fdb", "#d9480f", "#2b8a3e", "#862e9c", "#e67700", "#0b7285"];
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "each seat's expected score over the game");
+    svg.setAttribute("data-testid", "analysis-chart");
+    const shape = (tag, attrs) => { const node = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v); svg.appendChild(node); return node; };
+    shape("line", { x1: pad, y1: y(0.5), x2: width - pad, y2: y(0.5), stroke: "#bbb", "stroke-dasharray": "4 4" });
+    for (let seat = 0; seat < found.seats; seat += 1) {
+      const mine = found.decisions.filter((d) => d.seat === seat);
+      if (!mine.length) continue;
+      shape("polyline", { points: mine.map((d) => `${x(d.version)},${y(d.after)}`).join(" "), fill: "none", stroke: colours[seat % colours.length], "stroke-width": 2, "data-seat": seat });
+      for (const d of mine.filter((m) => m.costly)) {
+        const mark = shape("circle", { cx: x(d.version), cy: y(d.after), r: 5, fill: colours[seat % colours.length], class: "costly", tabindex: "0", "data-version": d.version });
+        const title = document.createElementNS(ns, "title");
+        title.textContent = `${seatName(game.seats, seat)} at version ${d.version}: cost ${Math.round(d.cost * 100)} points of expected score`;
+        mark.appendChild(title);
+        mark.addEventListener("click", () => go(d.version));
+      }
+    }
+    clear(analysisBox).append(el("h3", {}, "Analysis"),
+      el("p", { class: "muted small" }, `Each seat's expected score after its moves, as a search from that seat's own information judged them (${found.iterations} iterations a decision); the dots are each seat's costliest moves: click one to go there.`),
+      svg,
+      el("ul", { class: "legend" }, game.seats.map((s, seat) => el("li", { style: `color: ${colours[seat % colours.length]}` }, seatName(game.seats, seat)))));
+  }
+
+  async function renderAnalysis() {
+    if (game.status !== "finished") { analysisBox.remove(); return; }
+    try { drawAnalysis(await api(`/v1/games/${encodeURIComponent(gameId)}/analysis`)); return; }
+    catch (e) { if (e.status !== 404) { analysisBox.append(el("p", { class: "error" }, e.message)); return; } }
+    const out = el("div", { role: "status" });
+    const run = el("button", { type: "button", "data-testid": "analyse" }, "Analyse the game");
+    run.addEventListener("click", async () => {
+      run.disabled = true;
+      try {
+        let job = await api(`/v1/games/${encodeURIComponent(gameId)}/analyses`, { method: "POST" });
+        for (let i = 0; i < 600 && !["finished", "failed", "stopped", "canceled"].includes(job.status); i += 1) {
+          clear(out).append(`Analysing… ${job.progress?.done ?? 0}/${job.progress?.total || "?"} versions`);
+          await new Promise((r) => setTimeout(r, 500));
+          job = await api(`/v1/jobs/${encodeURIComponent(job.id)}`);
+        }
+        if (job.status !== "finished") throw new ApiError(500, { detail: job.error || `The analysis ${job.status || "did not finish"}.` });
+        drawAnalysis(await api(`/v1/games/${encodeURIComponent(gameId)}/analysis`));
+      } catch (e) {
+        clear(out).append(el("p", { class: "error" }, e.message));
+        run.disabled = false;
+      }
+    });
+    analysisBox.append(el("p", { class: "muted" }, "A worker looks at every move where a seat had a choice, from that seat's information only, and charts each seat's chances."), run, out);
+  }
+
   renderSeed();
   renderVerify();
   renderAudit();
+  renderAnalysis();
   go(version);
   return () => { if (timer) clearInterval(timer); };
 }

@@ -13,6 +13,7 @@ from flask import Blueprint, Response
 from marshmallow import RAISE, Schema, fields, validate
 
 from core import tooling
+from core.analysis import finished_only
 from core.errors import Code, CommandError
 from core.vault import token_hash
 from service.http import bearer, body, caller_player, caller_seat, platform, with_me
@@ -187,6 +188,24 @@ def start_replay(game_id: str) -> Response:
     platform().handler.load(game_id)
     job = platform().jobs.enqueue("replay", game_id, seat, owner=_owner(seat))
     return _json(platform().jobs.status(job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+@bp.post("/v1/games/<game_id>/analyses")
+def start_analysis(game_id: str) -> Response:
+    """A worker analyses the finished game (``core.analysis``); anyone may ask and read it."""
+    finished_only(platform().handler.load(game_id))
+    job = platform().jobs.enqueue("analysis", game_id, owner=None)
+    return _json(platform().jobs.status(job), 202, {"Location": f"/v1/jobs/{job}"})
+
+
+@bp.get("/v1/games/<game_id>/analysis")
+def analysis(game_id: str) -> Response:
+    """The game's analysis, once a worker made it (404 until then)."""
+    platform().handler.load(game_id)
+    found = platform().analyses.get(game_id)
+    if found is None:
+        raise CommandError(Code.NOT_FOUND, f"Game {game_id} has not been analysed: POST /v1/games/{game_id}/analyses.")
+    return _json(found)
 
 
 @bp.post("/v1/games/<game_id>/audits")
