@@ -94,6 +94,12 @@ def _scaling(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Ro
     return scaling.run(quick, url, f"{prefix}:scaling")
 
 
+def _analysis(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import analysis
+
+    return analysis.run(quick)
+
+
 def _ledger(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
     from bench import ledger
 
@@ -112,6 +118,7 @@ SECTIONS: dict[str, Section] = {
     "botwait": _botwait,
     "streams": _streams,
     "ledger": _ledger,
+    "analysis": _analysis,
 }
 
 
