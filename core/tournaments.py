@@ -81,6 +81,10 @@ class TournamentStore(abc.ABC):
     def ids(self, offset: int, limit: int) -> tuple[int, list[str]]:
         """A page of the tournaments, newest first, and their count."""
 
+    @abc.abstractmethod
+    def running(self) -> list[str]:
+        """The tournaments started and not finished."""
+
 
 @dataclass
 class Entrant:

@@ -1,7 +1,8 @@
 """Tournaments on Redis (``core.tournaments.TournamentStore``): each tournament's log is a
 list of JSON events, ``<prefix>:tn:<id>:log`` (``<prefix>:tn:{<id>}:log`` on a cluster:
 each tournament in a slot of its own), appended by a script at an expected length; and
-``<prefix>:tournaments`` (``<prefix>:{tournaments}``) their ids by creation time."""
+``<prefix>:tournaments`` (``<prefix>:{tournaments}``) their ids by creation time, and
+``...:running`` the ids of those under way (what the reconcile looks at)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,15 @@ class RedisTournamentStore(TournamentStore):
         done = bool(self._append(keys=[self._log(tournament_id)], args=[expected, *map(json.dumps, events)]))
         if done and expected == 0:
             self.redis.zadd(self.index, {tournament_id: time.time()})
+        types = {event["type"] for event in events} if done else set()
+        if "Started" in types:
+            self.redis.sadd(f"{self.index}:running", tournament_id)
+        if "Finished" in types:
+            self.redis.srem(f"{self.index}:running", tournament_id)
         return done
+
+    def running(self) -> list[str]:
+        return sorted(raw.decode() for raw in self.redis.smembers(f"{self.index}:running"))
 
     def read(self, tournament_id: str) -> list[dict[str, Any]]:
         return [json.loads(raw) for raw in self.redis.lrange(self._log(tournament_id), 0, -1)]

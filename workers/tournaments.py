@@ -103,9 +103,8 @@ def _game(platform: Platform, t: Tournament, number: int, index: int, table: lis
 def reconcile_tournaments(platform: Platform) -> int:
     """Schedule a step of every tournament under way (the reconcile's part: a queue that
     lost its data loses no round); a step with nothing to do does nothing."""
-    total, ids = platform.tournaments.ids(0, 10_000)
     running = 0
-    for tournament_id in ids:
+    for tournament_id in platform.tournaments.running():
         t = fold(tournament_id, platform.tournaments.read(tournament_id))
         if t is not None and t.status == "running":
             schedule(platform, tournament_id)

@@ -17,7 +17,7 @@ from rq.registry import ScheduledJobRegistry
 from stores.platform import Platform
 from tests.api.test_players import drain, register
 from workers.scheduling import queue_names
-from workers.tournaments import step
+from workers.tournaments import reconcile_tournaments, step
 
 SWISS = {"kind": "tiny", "rounds": 3, "seats": 8, "fill": "random"}
 
@@ -54,6 +54,8 @@ def test_a_swiss_tournament_of_eight_with_bots_filling_seats_runs_to_its_standin
     assert scheduled(platform) or Queue(queue_names(platform)[0], connection=platform.queue_redis).job_ids, (
         "the start hands the pairing to a worker"
     )
+    # Under way: the reconcile schedules its step (a queue that lost its data loses no round).
+    assert platform.tournaments.running() == [tid] and reconcile_tournaments(platform) == 1
     for number in (1, 2, 3):
         assert step(platform, tid, reschedule=False) == f"round {number} paired"
         shown = client.get(f"/v1/tournaments/{tid}").get_json()
@@ -64,6 +66,7 @@ def test_a_swiss_tournament_of_eight_with_bots_filling_seats_runs_to_its_standin
         assert step(platform, tid, reschedule=False) == "waiting", "her game is still on"
         play_mine(client, mine[0], key)
     assert step(platform, tid, reschedule=False) == "finished"
+    assert platform.tournaments.running() == [] and reconcile_tournaments(platform) == 0
     final = client.get(f"/v1/tournaments/{tid}").get_json()
     assert final["status"] == "finished" and final["round"] == 3
     # Nobody met anyone twice; every entrant played each round.
