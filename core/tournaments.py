@@ -33,8 +33,9 @@ from core.errors import Code, CommandError
 from events.store import stamp
 from games import registry
 
-FORMATS = ("swiss",)
+FORMATS = ("swiss", "arena")
 MAX_ROUNDS = 20
+MAX_MINUTES = 24 * 60
 MAX_SEATS = 256
 CHECK_SECONDS = 2.0
 BYE = "bye"
@@ -104,6 +105,9 @@ class Tournament:
     created_at: str
     clock: dict[str, Any] | None
     fill: str | None
+    format: str = "swiss"
+    minutes: int | None = None  # an arena's length
+    ends_at: int | None = None  # an arena's end (ms since the epoch), set as it starts
     status: str = "registering"  # then running, finished
     registered: dict[str, Entrant] = field(default_factory=dict)
     entrants: list[Entrant] = field(default_factory=list)
@@ -114,8 +118,10 @@ class Tournament:
         return {
             "id": self.id,
             "kind": self.kind,
-            "format": "swiss",
+            "format": self.format,
             "rounds": self.rounds,
+            "minutes": self.minutes,
+            "ends_at": self.ends_at,
             "seats": self.seats,
             "clock": self.clock,
             "fill": self.fill,
@@ -141,6 +147,8 @@ def fold(tournament_id: str, events: Sequence[dict[str, Any]]) -> Tournament | N
         first["at"],
         first.get("clock"),
         first.get("fill"),
+        first.get("format", "swiss"),
+        first.get("minutes"),
     )
     for event in events[1:]:
         match event["type"]:
@@ -150,6 +158,7 @@ def fold(tournament_id: str, events: Sequence[dict[str, Any]]) -> Tournament | N
                 t.registered.pop(event["player"], None)
             case "Started":
                 t.status = "running"
+                t.ends_at = event.get("ends_at")
                 t.entrants = [Entrant(e["id"], e["name"], e["rating"], e.get("bot")) for e in event["entrants"]]
             case "RoundPaired":
                 t.paired.append({"round": event["round"], "tables": event["tables"], "byes": event["byes"]})
@@ -250,15 +259,23 @@ def created(
     clock: dict[str, Any] | None,
     fill: str | None,
     now: datetime | None = None,
+    format: str = "swiss",
+    minutes: int | None = None,
 ) -> dict[str, Any]:
-    if not 1 <= rounds <= MAX_ROUNDS:
+    """The ``Created`` event: a Swiss tournament of ``rounds``, or an arena of ``minutes``
+    (its ``rounds`` then 0: as many as its time holds)."""
+    if format == "swiss" and not 1 <= rounds <= MAX_ROUNDS:
         raise CommandError(Code.INVALID_REQUEST, f"rounds must be 1 to {MAX_ROUNDS}.")
+    if format == "arena" and (minutes is None or not 1 <= minutes <= MAX_MINUTES):
+        raise CommandError(Code.INVALID_REQUEST, f"An arena lasts minutes: 1 to {MAX_MINUTES}.")
     if not 2 <= seats <= MAX_SEATS:
         raise CommandError(Code.INVALID_REQUEST, f"seats must be 2 to {MAX_SEATS}.")
     return {
         "type": "Created",
         "kind": kind,
-        "rounds": rounds,
+        "format": format,
+        "minutes": minutes if format == "arena" else None,
+        "rounds": rounds if format == "swiss" else 0,
         "seats": seats,
         "creator": creator["id"],
         "clock": clock,
@@ -267,9 +284,9 @@ def created(
     }
 
 
-def starting(t: Tournament, pod: int) -> dict[str, Any]:
+def starting(t: Tournament, pod: int, now_ms: int = 0) -> dict[str, Any]:
     """The ``Started`` event: the registered entrants in order of entry, then bots of the
-    fill level up to the seats (none without one)."""
+    fill level up to the seats (none without one); an arena's end, its minutes from ``now_ms``."""
     if t.status != "registering":
         raise CommandError(Code.GAME_IN_PLAY, "The tournament has started already.")
     entrants = [{"id": e.id, "name": e.name, "rating": e.rating} for e in t.registered.values()]
@@ -288,4 +305,29 @@ def starting(t: Tournament, pod: int) -> dict[str, Any]:
             Code.INVALID_REQUEST,
             f"A round needs at least {pod} entrants; {len(entrants)} registered and no bots fill seats.",
         )
-    return {"type": "Started", "entrants": entrants}
+    started: dict[str, Any] = {"type": "Started", "entrants": entrants}
+    if t.format == "arena" and t.minutes:
+        started["ends_at"] = now_ms + t.minutes * 60_000
+    return started
+
+
+def arena_wave(t: Tournament, outcome_of: Outcome, pod: int) -> list[list[str]]:
+    """An arena's next tables: the entrants not in a game now, in order of standing, seated
+    from the top, each table avoiding the opponents its entrants just met where it can;
+    those left over wait for the next look (no bye: an arena scores games played)."""
+    busy = {
+        one
+        for paired in t.paired
+        for table in paired["tables"]
+        if outcome_of(table["game"]) is None
+        for one in table["entrants"]
+    }
+    waiting = [row["entrant"] for row in standings(t, outcome_of) if row["entrant"] not in busy]
+    last: dict[str, set[str]] = {}
+    for paired in t.paired:  # in order: each entrant's latest table wins
+        for table in paired["tables"]:
+            for one in table["entrants"]:
+                last[one] = set(table["entrants"]) - {one}
+    seated = waiting[: len(waiting) - len(waiting) % pod]
+    tables, _ = pair(seated, last, set(), pod)
+    return tables

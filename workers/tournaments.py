@@ -15,7 +15,7 @@ from rq import Queue
 
 from core.jobs import QueueUnavailable, queue_names
 from core.players import account_of
-from core.tournaments import CHECK_SECONDS, Tournament, fold, next_round, outcome_reader, pod_of
+from core.tournaments import CHECK_SECONDS, Tournament, arena_wave, fold, next_round, outcome_reader, pod_of
 from stores.platform import Platform
 from workers.due import enqueue_due
 from workers.runtime import current
@@ -54,14 +54,18 @@ class RQTournaments:
         schedule(self.platform, tournament_id, seconds)
 
 
-def step(platform: Platform, tournament_id: str, reschedule: bool = True) -> str:
+def step(platform: Platform, tournament_id: str, reschedule: bool = True, now_ms: int | None = None) -> str:
     """What the tournament calls for now: the next round paired (its games created), the
     tournament finished, or nothing while a game of the round is played (checked again in
-    ``CHECK_SECONDS`` when ``reschedule``). Returns what it did."""
+    ``CHECK_SECONDS`` when ``reschedule``). Returns what it did. An arena pairs whoever is
+    free until its end (``now_ms``: the time, ms since the epoch), then finishes once its
+    last games are over."""
     t = fold(tournament_id, platform.tournaments.read(tournament_id))
     if t is None or t.status != "running":
         return "idle"
     outcome_of = outcome_reader(platform.handler.load)
+    if t.format == "arena":
+        return _arena(platform, t, outcome_of, int(time.time() * 1000) if now_ms is None else now_ms, reschedule)
     if t.paired:
         if any(outcome_of(table["game"]) is None for table in t.paired[-1]["tables"]):
             if reschedule:
@@ -79,6 +83,27 @@ def step(platform: Platform, tournament_id: str, reschedule: bool = True) -> str
     if reschedule:
         schedule(platform, tournament_id, CHECK_SECONDS)
     return f"round {number} paired"
+
+
+def _arena(platform: Platform, t: Tournament, outcome_of: Any, now_ms: int, reschedule: bool) -> str:
+    playing = any(outcome_of(table["game"]) is None for paired in t.paired for table in paired["tables"])
+    if t.ends_at is not None and now_ms >= t.ends_at:
+        if playing:
+            if reschedule:
+                schedule(platform, t.id, CHECK_SECONDS)
+            return "waiting"
+        platform.tournaments.append(t.id, t.length, [{"type": "Finished"}])
+        return "finished"
+    tables = arena_wave(t, outcome_of, pod_of(t.kind))
+    done = "waiting"
+    if tables:
+        number = len(t.paired) + 1
+        made = [{"game": _game(platform, t, number, i, table), "entrants": table} for i, table in enumerate(tables)]
+        event = {"type": "RoundPaired", "round": number, "tables": made, "byes": []}
+        done = f"wave {number} paired" if platform.tournaments.append(t.id, t.length, [event]) else "paired by another"
+    if reschedule:
+        schedule(platform, t.id, CHECK_SECONDS)
+    return done
 
 
 def _game(platform: Platform, t: Tournament, number: int, index: int, table: list[str]) -> str:

@@ -4,6 +4,7 @@ it (a worker pairs each round), and read it: its rounds, their games, and the st
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from flask import Blueprint, Response
@@ -12,6 +13,7 @@ from marshmallow import fields, validate
 from core.errors import Code, CommandError
 from core.tournaments import (
     FORMATS,
+    MAX_MINUTES,
     MAX_ROUNDS,
     MAX_SEATS,
     Tournament,
@@ -41,7 +43,8 @@ class ClockIn(schemas.Strict):
 class TournamentIn(schemas.Strict):
     kind = fields.String(required=True, validate=validate.Length(min=1, max=64))
     format = fields.String(load_default="swiss", validate=validate.OneOf(FORMATS))
-    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_ROUNDS))
+    rounds = fields.Integer(strict=True, load_default=None, validate=validate.Range(1, MAX_ROUNDS))
+    minutes = fields.Integer(strict=True, load_default=None, validate=validate.Range(1, MAX_MINUTES))
     seats = fields.Integer(strict=True, required=True, validate=validate.Range(2, MAX_SEATS))
     clock = fields.Nested(ClockIn, load_default=None, allow_none=True)
     fill = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("random", "greedy", "ismcts")))
@@ -101,8 +104,21 @@ def create() -> Response:
         raise CommandError(Code.UNKNOWN_KIND, f"There is no kind '{data['kind']}'.")
     if data["seats"] < pod_of(data["kind"]):
         raise CommandError(Code.INVALID_REQUEST, f"{data['kind']} needs at least {pod_of(data['kind'])} seats.")
+    if (data["format"] == "swiss") != (data["rounds"] is not None) or (data["format"] == "arena") != (
+        data["minutes"] is not None
+    ):
+        raise CommandError(Code.INVALID_REQUEST, "A swiss tournament has rounds; an arena has minutes, and no rounds.")
     tournament_id = new_id()
-    event = created(data["kind"], data["rounds"], data["seats"], creator, data["clock"], data["fill"])
+    event = created(
+        data["kind"],
+        data["rounds"] or 0,
+        data["seats"],
+        creator,
+        data["clock"],
+        data["fill"],
+        format=data["format"],
+        minutes=data["minutes"],
+    )
     platform().tournaments.append(tournament_id, 0, [event])
     return _json(shown(_load(tournament_id)), 201)
 
@@ -162,6 +178,7 @@ def start(tournament_id: str) -> Response:
     t = _load(tournament_id)
     if t.creator != player["id"]:
         raise CommandError(Code.FORBIDDEN, "Only the tournament's creator starts it.")
-    started = _append(tournament_id, lambda now: starting(now, pod_of(now.kind)))
+    started_ms = int(time.time() * 1000)
+    started = _append(tournament_id, lambda now: starting(now, pod_of(now.kind), started_ms))
     platform().tournament_runner.schedule(tournament_id)
     return _json(shown(started), 202)

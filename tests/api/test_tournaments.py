@@ -143,3 +143,39 @@ def test_entries_and_starts_out_of_turn_are_refused(client: FlaskClient) -> None
     assert client.delete(f"/v1/tournaments/{tid}/entries/me", headers=bob).status_code == 409
     assert client.get("/v1/tournaments/tn_nothing").status_code == 404
     assert tid in [t["id"] for t in client.get("/v1/tournaments").get_json()["tournaments"]]
+
+
+def test_an_arena_pairs_whoever_is_free_until_its_end_then_finishes_with_its_last_games(
+    client: FlaskClient, platform: Platform
+) -> None:
+    _, key = register(client, "ann")
+    arena = {"kind": "tiny", "format": "arena", "minutes": 5, "seats": 4, "fill": "random"}
+    tid = client.post("/v1/tournaments", json=arena, headers=key).get_json()["id"]
+    assert client.post(f"/v1/tournaments/{tid}/entries", headers=key).status_code == 200
+    started = client.post(f"/v1/tournaments/{tid}/start", headers=key).get_json()
+    assert started["format"] == "arena" and started["rounds"] == 0
+    ends = started["ends_at"]
+    assert step(platform, tid, reschedule=False, now_ms=ends - 60_000) == "wave 1 paired"
+
+    def ann_game() -> str:
+        shown = client.get(f"/v1/tournaments/{tid}").get_json()
+        return [t["game"] for r in shown["pairings"] for t in r["tables"] if "ann" in t["entrants"]][-1]
+
+    first = ann_game()
+    # The bots' game ended at once: those two are paired again while ann still plays.
+    assert step(platform, tid, reschedule=False, now_ms=ends - 50_000) == "wave 2 paired"
+    shown = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert all("ann" not in t["entrants"] for t in shown["pairings"][1]["tables"])
+    play_mine(client, first, key)
+    opponent = next(t for t in shown["pairings"][0]["tables"] if "ann" in t["entrants"])["entrants"]
+    assert step(platform, tid, reschedule=False, now_ms=ends - 40_000) == "wave 3 paired"
+    second = client.get(f"/v1/tournaments/{tid}").get_json()["pairings"][2]
+    ann_table = next(t for t in second["tables"] if "ann" in t["entrants"])["entrants"]
+    assert set(ann_table) != set(opponent), "not the opponent she just met, when another is free"
+    # Time is up: no new pairing; the tournament ends once ann's last game does.
+    assert step(platform, tid, reschedule=False, now_ms=ends) == "waiting"
+    play_mine(client, ann_game(), key)
+    assert step(platform, tid, reschedule=False, now_ms=ends + 1) == "finished"
+    final = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert final["status"] == "finished" and len(final["pairings"]) == 3
+    assert sum(row["points"] for row in final["standings"]) == sum(len(r["tables"]) for r in final["pairings"])
