@@ -47,6 +47,9 @@ export async function showReplay(root, gameId, params) {
   const verifyBox = el("section", { class: "panel verify-panel" }, el("h3", {}, "Verification"));
   const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));
   const forkBox = el("section", { class: "panel fork" }, el("h3", {}, "Fork"));
+  // The outcome only at the last version: a replay does not tell the ending before it comes.
+  const outcomeBox = outcomePanel(game, events);
+  const outcomeLater = outcomeBox ? el("p", { class: "muted small", "data-testid": "outcome-later" }, "How it ended shows at the last version.") : null;
   const analysisBox = el("section", { class: "panel analysis", "data-testid": "analysis" }, el("h3", {}, "Analysis"));
   const playBtn = el("button", { type: "button", class: "secondary", "aria-label": "play" }, "▶ Play");
   const step = (d) => () => go(version + d);
@@ -65,7 +68,7 @@ export async function showReplay(root, gameId, params) {
     controls,
     el("div", { class: "table-grid" },
       el("div", { class: "main-col" }, views, analysisBox),
-      el("div", { class: "side-col" }, outcomePanel(game, events), seedBox, verifyBox, auditBox, forkBox,
+      el("div", { class: "side-col" }, outcomeBox, outcomeLater, seedBox, verifyBox, auditBox, forkBox,
         el("section", { class: "panel log-panel" }, el("h3", {}, "Events to here"), evBox)))));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -93,6 +96,7 @@ export async function showReplay(root, gameId, params) {
     version = Math.max(1, Math.min(last, v));
     slider.value = version;
     label.textContent = `version ${version} of ${last}`;
+    if (outcomeBox) { outcomeBox.hidden = version < last; outcomeLater.hidden = version >= last; }
     const ticket = ++drawing;
     // events to here
     clear(evBox);
@@ -116,7 +120,7 @@ export async function showReplay(root, gameId, params) {
       const box = el("section", { class: "panel replay-seat" }, el("h3", {}, seat === null || seat === undefined ? "Spectator" : `${seatName(game.seats, seat)}'s view`));
       if (view === null || view === undefined) box.appendChild(el("p", { class: "muted" }, "Nothing dealt yet at this version."));
       else {
-        try { box.appendChild(kind.render(view, makeCtx(fake, view, []))); } catch (e) { box.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`)); }
+        try { box.appendChild(kind.render(view, makeCtx(fake, view, [], seat, true))); } catch (e) { box.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`)); }
       }
       views.appendChild(box);
     }

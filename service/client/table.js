@@ -33,11 +33,14 @@ function valueName(key, value, game) {
   return nameOf(value, { cardName: (id) => namedTitle(id), name: (i) => seatName(game.seats, i) });
 }
 
-export function makeCtx(game, view, actions = [], viewer = game.seat) {
+// ``onlooker``: the view is drawn from ``viewer``'s side for someone else (a replay shows
+// each seat's view to whoever watches it): the cards are that seat's, the words never "you".
+export function makeCtx(game, view, actions = [], viewer = game.seat, onlooker = false) {
   const km = kindModule(game.kind);
   const faces = facesOf(game.kind);
   const name = (i) => seatName(game.seats, i);
-  const isYou = (i) => viewer !== null && viewer !== undefined && i === viewer;
+  // Whether the words speak to seat ``i`` as "you": the viewer's own, never to an onlooker.
+  const isYou = (i) => !onlooker && viewer !== null && viewer !== undefined && i === viewer;
   return {
     view,
     actions,
@@ -45,6 +48,7 @@ export function makeCtx(game, view, actions = [], viewer = game.seat) {
     seats: game.seats,
     name,
     isYou,
+    onlooker,
     who: (i) => (isYou(i) ? "You" : name(i)),
     status: game.status, // open | active | finished (by the rules, or a resignation, an abort, the clock)
     over: game.status === "finished",

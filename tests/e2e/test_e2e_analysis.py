@@ -1,4 +1,5 @@
-"""A finished game analysed from its replay page, in Chromium, against `tablestream serve`
+"""A finished game's replay, in Chromium: it speaks to an onlooker (no seat is "you") and
+names the winner only at the last version. And the game analysed from its replay page, against `tablestream serve`
 and its worker: the button starts the job, the progress shows, and the chart draws each
 seat's expected score over the game with at most three marked moves a seat, one per
 decision the analysis holds; a mark moves the slider to its version."""
@@ -38,6 +39,15 @@ def test_a_finished_game_is_analysed_from_its_replay_and_charted(page: Any, serv
     try:
         game_id = finished_bot_game(server)
         page.goto(f"/#/replay/{game_id}")
+        # The replay speaks to whoever watches as an onlooker, and tells the ending only at the end.
+        expect(page.locator(".panel.outcome")).to_be_visible()
+        page.click("[aria-label='first version']")
+        expect(page.locator(".panel.outcome")).to_be_hidden()
+        expect(page.locator("[data-testid=outcome-later]")).to_be_visible()
+        page.click("[aria-label='last version']")
+        expect(page.locator(".panel.outcome")).to_be_visible()
+        views = page.locator(".replay-views").inner_text()
+        assert "(you)" not in views and "Your " not in views and "your " not in views, views[:400]
         page.click("[data-testid=analyse]")
         chart = page.locator("[data-testid=analysis-chart]")
         expect(chart).to_be_visible()

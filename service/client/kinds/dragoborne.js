@@ -227,7 +227,7 @@ function side(p, view, ctx) {
   const acting = !ctx.over && (view.to_act || []).includes(p.seat);
   const top = (p.discard || []).at(-1);
   return el("section", { class: ["seat-zone", "db-side", mine && "mine", acting && "acting"], "aria-label": mine ? "your side" : `${ctx.name(p.seat)}'s side` },
-    el("h4", { class: "db-side-head" }, ctx.name(p.seat), mine ? " (you)" : "",
+    el("h4", { class: "db-side-head" }, ctx.name(p.seat), ctx.isYou(p.seat) ? " (you)" : "",
       view.decks?.[p.seat] ? el("span", { class: "db-deckname" }, ` · ${cap(view.decks[p.seat])}`) : null,
       p.seat === view.active && view.phase !== "mulligan" && view.phase !== "over" && !ctx.over ? el("span", { class: "db-turn-mark" }, " · this turn") : null),
     el("div", { class: "row db-counts" }, stat("deck", p.deck), stat("discard", (p.discard || []).length),

@@ -104,7 +104,7 @@ function estate(p, view, ctx) {
   const nextFace = next ? faceOf(ctx, next) : null;
   const bought = Object.entries(p.purchases || {}).filter(([, n]) => n);
   return el("section", { class: ["seat-zone", "df-seat", mine && "mine", view.turn === p.seat && view.step !== "over" && "acting"], "aria-label": `${ctx.name(p.seat)}'s estate`, "data-seat": p.seat },
-    el("h4", {}, ctx.name(p.seat), mine ? " (you)" : "", view.turn === p.seat && view.step !== "over" ? el("span", { class: "df-turn" }, " · to play") : null),
+    el("h4", {}, ctx.name(p.seat), ctx.isYou(p.seat) ? " (you)" : "", view.turn === p.seat && view.step !== "over" ? el("span", { class: "df-turn" }, " · to play") : null),
     el("div", { class: "row df-stats" },
       stat("VP", p.victory_points), stat("Estate", p.estate_power), stat("Fortress", p.fortress_power), stat("Gold", p.gold_power),
       stat("Phase", p.phase ? titleCase(p.phase) : "none"),

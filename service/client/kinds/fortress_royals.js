@@ -126,7 +126,7 @@ function seatZone(h, view, ctx) {
   if (view.first_player === h.seat && view.phase !== "choose_first") notes.push(el("span", { class: "fr-tag" }, "first player"));
   return el("div", { class: ["seat-zone", "fr-seat", mine && "mine", acting && "acting", target && "fr-target"], "data-seat": h.seat },
     el("h4", { class: "fr-seat-head" },
-      el("span", { class: "fr-seat-name", "data-ref": view.phase === "choose_first" ? seatRef(h.seat) : null }, ctx.name(h.seat), mine ? " (you)" : ""),
+      el("span", { class: "fr-seat-name", "data-ref": view.phase === "choose_first" ? seatRef(h.seat) : null }, ctx.name(h.seat), ctx.isYou(h.seat) ? " (you)" : ""),
       " ", stat("score", view.scores?.[h.seat] ?? 0), " ", stat("cards", h.count ?? (h.cards || []).length), " ", notes),
     handLine(h, view, ctx),
     captured.length

@@ -161,7 +161,7 @@ function seatZone(p, view, ctx) {
   const hand = shown ? p.hand : [];
   return el("div", { class: ["seat-zone", "sg-seat", yours && "mine", view.active === p.seat && "acting"], style: { "--owner": SEAT_COLOURS[p.seat] } },
     el("h4", {}, el("span", { class: "dragon-token", style: { background: SEAT_COLOURS[p.seat] }, "aria-hidden": "true" }, String(p.seat + 1)),
-      ` ${ctx.name(p.seat)}${yours ? " (you)" : ""} — ${p.dragon_name}, ${p.deck_key} deck `, stat("cards left", p.remaining)),
+      ` ${ctx.name(p.seat)}${ctx.isYou(p.seat) ? " (you)" : ""} — ${p.dragon_name}, ${p.deck_key} deck `, stat("cards left", p.remaining)),
     el("div", { class: "sg-piles" },
       pile("deck", p.deck, ref("deck"), null, ctx),
       pile("stash", (p.stash || []).length, ref("stash"), (p.stash || []).at(-1), ctx),
