@@ -31,6 +31,7 @@ class Code(StrEnum):
     REQUEST_IN_PROGRESS = "request_in_progress"
     IRREVERSIBLE = "irreversible"
     UNDO_PENDING = "undo_pending"
+    DRAW_PENDING = "draw_pending"
     UNDO_EXPIRED = "undo_expired"
     PAYLOAD_TOO_LARGE = "payload_too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"

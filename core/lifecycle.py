@@ -10,13 +10,15 @@ it, the ``SeedRevealed`` whose outcome says so. A seat that leaves a game that g
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from core.commands import Acted, Commands
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
-from projections.lifecycle import ON_LEAVE, final_outcome, leaving_reason, ms
+from projections.lifecycle import ON_LEAVE, ending_outcome, final_outcome, leaving_reason, ms
 from projections.table import Table
 
 
@@ -47,6 +49,41 @@ class Lifecycle(Commands):
         table = self.load(game_id)
         self._playing(table, seat, "resign")
         return self._leave(table, seat, "Resigned", "resignation", {"seat": seat}, actor="human")
+
+    def offer_draw(self, game_id: str, seat: int) -> Acted:
+        """``seat`` offers to end the game with a shared result among the seats still in:
+        each of the others must accept (``answer_draw``); a move by anyone withdraws it."""
+        table = self.load(game_id)
+        self._playing(table, seat, "offer a draw")
+        if table.draw is not None:
+            raise CommandError(Code.DRAW_PENDING, "An offer to end the game is already waiting for answers.")
+        others = [i for i in table.competing() if i != seat]
+        if any(table.seats[i].bot is not None for i in others):
+            raise CommandError(
+                Code.INVALID_REQUEST, "The bots at this table never agree to end the game: they play on to the end."
+            )
+        offer = secrets.token_urlsafe(6)
+        return self.append_system(table, [NewEvent("DrawOffered", {"id": offer, "by": seat}, seat, "human")])
+
+    def answer_draw(self, game_id: str, seat: int, offer: str, accept: bool) -> Acted:
+        """``seat`` accepts or declines the pending offer (its maker's decline withdraws it);
+        the last acceptance ends the game, every seat still in sharing the result."""
+        table = self.load(game_id)
+        self._playing(table, seat, "answer an offer")
+        pending = table.draw
+        if pending is None or pending.id != offer:
+            raise CommandError(Code.NOT_FOUND, "There is no such pending offer (a move since withdraws it).")
+        if accept and seat in pending.accepted:
+            raise CommandError(Code.INVALID_REQUEST, "Your seat has already agreed to this offer.")
+        events = [NewEvent("DrawAnswered", {"id": offer, "accept": accept}, seat, "human")]
+        if accept and set(table.competing()) <= pending.accepted | {seat}:
+            agreed = replace(table, draw=replace(pending, accepted=pending.accepted | {seat}))
+            outcome = ending_outcome(agreed, NewEvent("DrawAgreed", {"id": offer}), None)
+            events += [
+                NewEvent("DrawAgreed", {"id": offer}),
+                NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.vault.seed(game_id)}),
+            ]
+        return self.append_system(table, events)
 
     def abort(self, game_id: str, seat: int | None, reason: str | None = None) -> Acted:
         """End the game with no result: while a seat is open, or before every seat has

@@ -53,6 +53,7 @@ EVENTS = (
     "your_turn",
     "game_ended",
     "undo_requested",
+    "draw_offered",
     "rematch_offered",
     "chat",
     "seated",

@@ -206,6 +206,13 @@ def _ending_problem(table: Table | None, envelope: Envelope) -> str | None:
     """What is wrong with an ending the platform appended, judged by the log alone: a seat
     leaves once, only while the game is in play; a flag falls only once the seat's clock
     (kept by the log's timestamps) has run out; an abort only while it is allowed."""
+    if table is not None and envelope.type == "DrawAgreed":
+        offer = table.draw
+        if table.status != "active" or offer is None or offer.id != envelope.data.get("id"):
+            return "a game ended by an agreement no seat offered"
+        if not set(table.competing()) <= offer.accepted:
+            return "a game ended by an agreement not every seat still in accepted"
+        return None
     if table is None or envelope.type not in ("Resigned", "FlagFell", "Abandoned", "Aborted"):
         return None
     if envelope.type == "Aborted":

@@ -10,6 +10,8 @@ models last held it with the table now, it notes, for every player holding a sea
 * ``game_started``: the last open seat was filled;
 * ``your_turn``: the player's seat is to act;
 * ``undo_requested``: another seat asks for an undo the player has not answered;
+* ``draw_offered``: another seat offers to end the game with a shared result, and the
+  player has not answered;
 * ``game_ended``: the game is over (its outcome is in the game);
 * ``rematch_offered``: a seat took its seat in the rematch of a game the player played,
   and the player's own seat there waits for it (``of``: the game rematched; ``by``: the
@@ -58,6 +60,9 @@ def notices(previous: dict[str, Any] | None, table: Table) -> list[tuple[str, di
         undo = table.undo
         if undo is not None and undo.by != seat and seat not in undo.accepted and table.status == "active":
             out.append((player, {"type": "undo_requested", **base, "request": undo.id, "by": undo.by}))
+        draw = table.draw
+        if draw is not None and seat not in draw.accepted and table.status == "active":
+            out.append((player, {"type": "draw_offered", **base, "offer": draw.id, "by": draw.by}))
         if table.status == "finished" and (previous is None or previous.get("status") != "finished"):
             out.append((player, {"type": "game_ended", **base, "outcome": table.outcome}))
     if table.rematch_of is not None and table.status == "open":

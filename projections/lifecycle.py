@@ -186,6 +186,9 @@ def final_outcome(
     }
 
 
+AGREED = "The seats still in agreed to end the game with a shared result."
+
+
 def leaving_reason(ending: str, seat: int, staying: Sequence[int]) -> str:
     """The outcome's sentence when a seat's leaving ends the game."""
     who = f"Seat {seat + 1}"
@@ -206,6 +209,9 @@ def ending_outcome(before: Table, ended_by: Any, rules_result: Mapping[str, Any]
     if kind == "Aborted":
         reason = str(ended_by.data.get("reason", ""))
         return final_outcome(before, {"winners": [], "scores": [], "reason": reason}, "abort")
+    if kind == "DrawAgreed":
+        staying = before.competing()
+        return final_outcome(before, {"winners": staying, "scores": [], "reason": AGREED}, "agreement")
     if kind in LEAVING_EVENTS:
         seat = int(ended_by.data["seat"])
         staying = before.competing()

@@ -17,7 +17,8 @@ from projections.table import Table
 # Format 3: a table's pending undo no longer carries the version it was asked at.
 # Format 4: a table carries its lifecycle, clock, timer moves and the seats that left.
 # Format 5: a table counts the turns the timer played in a row, not its moves.
-FORMAT = b"5"
+# Format 6: a table carries a pending draw offer, and each seat its player's account.
+FORMAT = b"6"
 
 # A snapshot of another format is unreadable, so any table replaces it.
 PUT_IF_NEWER_LUA = """

@@ -13,6 +13,8 @@ platform events that the game never sees:
 * ``Rewound``: the state returns to that of an earlier version (undo); nothing is deleted.
 * ``ForkedFrom``: this game continues another at a version.
 * ``UndoRequested`` / ``UndoAnswered`` / ``UndoExpired``: the undo consent exchange.
+* ``DrawOffered`` / ``DrawAnswered`` / ``DrawAgreed``: an offer to end the game with a
+  shared result, the other seats' answers, and the agreement (``core.lifecycle``).
 * ``Resigned`` / ``FlagFell`` / ``Abandoned``: a seat leaves the game (it resigned, its
   clock ran out, the turn timer played for it too often); ``Aborted``: the game ends
   without a result (``projections.lifecycle``).
@@ -42,6 +44,9 @@ PLATFORM_EVENTS = frozenset(
         "UndoRequested",
         "UndoAnswered",
         "UndoExpired",
+        "DrawOffered",
+        "DrawAnswered",
+        "DrawAgreed",
         "Resigned",
         "Aborted",
         "FlagFell",
@@ -61,6 +66,8 @@ COMMAND_STARTS = frozenset(
         "UndoRequested",
         "UndoAnswered",
         "UndoExpired",
+        "DrawOffered",
+        "DrawAnswered",
         "Rewound",
         "Resigned",
         "Aborted",
@@ -121,6 +128,15 @@ class UndoRequest:
 
 
 @dataclass(frozen=True)
+class DrawOffer:
+    """A pending offer to end the game with a shared result, and the seats that agree."""
+
+    id: str
+    by: int
+    accepted: frozenset[int]
+
+
+@dataclass(frozen=True)
 class Table:
     game_id: str
     kind: str
@@ -152,6 +168,7 @@ class Table:
     idle: tuple[int, ...] = ()  # per seat: its turns in a row the timer played, with no move of its own
     last_mover: int | None = None  # the seat of the last action taken: a move by another seat begins a turn
     clock: Clock | None = None
+    draw: DrawOffer | None = None  # the pending offer to end with a shared result, until a move
 
     @property
     def recipe(self) -> int:
@@ -295,7 +312,9 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
             )
             return replace(table, **moved, seats=tuple(seats))
         case "SeedRevealed":
-            return replace(table, **moved, status="finished", outcome=e.data["outcome"], seed=e.data["seed"], undo=None)
+            return replace(
+                table, **moved, status="finished", outcome=e.data["outcome"], seed=e.data["seed"], undo=None, draw=None
+            )
         case "Rewound":
             if past is None:
                 raise ValueError("folding a Rewound event needs the table's past")
@@ -330,10 +349,19 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
             return replace(table, **moved, undo=None)
         case "UndoExpired":
             return replace(table, **moved, undo=None)
+        case "DrawOffered":
+            offer = DrawOffer(e.data["id"], e.data["by"], frozenset(e.data.get("accepted", [e.data["by"]])))
+            return replace(table, **moved, draw=offer)
+        case "DrawAnswered":
+            if table.draw is None or table.draw.id != e.data["id"]:
+                return replace(table, **moved)
+            if e.data["accept"] and e.seat is not None:
+                return replace(table, **moved, draw=replace(table.draw, accepted=table.draw.accepted | {e.seat}))
+            return replace(table, **moved, draw=None)
         case "ActionTaken":
             seat = e.seat
             if seat is None or not table.timeouts:
-                return replace(table, **moved, undo=None)
+                return replace(table, **moved, undo=None, draw=None)
             timer = e.actor == "timeout"
             timeouts = tuple(n + (timer and i == seat) for i, n in enumerate(table.timeouts))
             # A turn counts as idle when the timer made its first move and the seat none of
@@ -343,12 +371,14 @@ def _evolve(table: Table, e: Envelope, past: PastLookup | None = None) -> Table:
                 (n + (timer and turn_begins) if timer else 0) if i == seat else n for i, n in enumerate(table.idle)
             )
             acted = table.acted if timer else table.acted | {seat}
-            return replace(table, **moved, undo=None, timeouts=timeouts, idle=idle, acted=acted, last_mover=seat)
+            return replace(
+                table, **moved, undo=None, draw=None, timeouts=timeouts, idle=idle, acted=acted, last_mover=seat
+            )
         case "Resigned" | "FlagFell" | "Abandoned":
             seats = list(table.seats)
             leaving = e.data["seat"]
             seats[leaving] = replace(seats[leaving], left=LEAVING_EVENTS[e.type], bot=seats[leaving].bot or "greedy")
-            return replace(table, **moved, seats=tuple(seats), undo=None, last_irreversible=e.version)
+            return replace(table, **moved, seats=tuple(seats), undo=None, draw=None, last_irreversible=e.version)
         case _:
             return replace(table, **moved)
 

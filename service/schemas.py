@@ -165,6 +165,8 @@ class GameOut(SummaryOut):
     rematch = fields.String(allow_none=True)  # a finished game's rematch, once offered
     view = fields.Dict()
     undo_offer = fields.Dict(allow_none=True)  # core.undo.Undo.undo_offer, for the caller's seat
+    undo_request = fields.Dict(allow_none=True)  # the pending undo request: its id, seat, target, expiry, who agreed
+    draw_offer = fields.Dict(allow_none=True)  # the pending offer to end with a shared result, and who agreed
     seat = fields.Integer(allow_none=True)
     legal_actions = fields.List(fields.Dict())
 

@@ -334,6 +334,13 @@ class Scenario:
         )
         self.move(gid, seats)
         self.move(gid, seats)
+        offered = self.s.call(
+            "post", f"/v1/games/{gid}/draw-offers", "ann offers to end the game with a shared result.", headers=ann_key
+        ).get_json()
+        offer = next(e["data"]["id"] for e in offered["events"] if e["type"] == "DrawOffered")
+        self.s.call(
+            "post", f"/v1/games/{gid}/draw-offers/{offer}/decline", "bob declines: play goes on.", headers=bob_key
+        )
         resigned = self.s.call("post", f"/v1/games/{gid}/resign", "bob resigns: ann wins.", headers=bob_key)
         assert resigned.get_json()["events"], "resigning appended nothing"
 

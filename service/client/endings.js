@@ -55,6 +55,9 @@ export function describeEnding(game, name, events = []) {
   if (ending === "rules") {
     return { ending, headline: winners.length ? `Winner: ${names(winners, name)}` : "Game over", detail: o.reason || "" };
   }
+  if (ending === "agreement") {
+    return { ending, headline: winners.length === 2 ? "Drawn by agreement" : "Ended by agreement", detail: `${names(winners, name)} agreed to end the game and share the result.` };
+  }
   const leaver = last && LEAVING[last.type] === ending ? last.data?.seat : leaverOf(game, ending);
   const who = leaver === undefined || leaver === null ? "A seat" : name(leaver);
   let headline;

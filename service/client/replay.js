@@ -12,7 +12,7 @@ import { verifyRecord } from "./verify.js";
 
 // The events that begin a command: projections/table.py COMMAND_STARTS.
 export const COMMAND_STARTS = new Set([
-  "ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "Rewound",
+  "ActionTaken", "SeatTaken", "SeatClaimed", "UndoRequested", "UndoAnswered", "UndoExpired", "DrawOffered", "DrawAnswered", "Rewound",
   "Resigned", "Aborted", "FlagFell", "Abandoned",
 ]);
 

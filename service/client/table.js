@@ -68,6 +68,9 @@ function platformSentence(event, ctx) {
     case "SeatClaimed": return null;
     case "ActionTaken": return null; // the game's own events say what the action did
     case "UndoRequested": return `${ctx.who(event.seat)} ${ctx.isYou(event.seat) ? "ask" : "asks"} to undo back to version ${d.to_version}.`;
+    case "DrawOffered": return `${ctx.who(event.seat)} ${ctx.isYou(event.seat) ? "offer" : "offers"} to end the game with a shared result.`;
+    case "DrawAnswered": return `${ctx.who(event.seat)} ${d.accept ? (ctx.isYou(event.seat) ? "agree" : "agrees") : (ctx.isYou(event.seat) ? "decline" : "declines")}.`;
+    case "DrawAgreed": return "Every seat still in agreed: the game ends with a shared result.";
     case "UndoAnswered": return `${ctx.who(event.seat)} ${d.accept ? (ctx.isYou(event.seat) ? "agree" : "agrees") : (ctx.isYou(event.seat) ? "decline" : "declines")} to undo.`;
     case "UndoExpired": return "The undo request expired.";
     case "Rewound": return `Undone: the game is back at version ${d.to_version}.`;
@@ -543,8 +546,21 @@ export async function showTable(root, gameId, params) {
       return box;
     }
     const ask = (what) => () => { confirming = what; renderSide(); sideBox.querySelector(`[data-testid=${what}-confirm]`)?.focus(); };
+    // An offer to end with a shared result: answered by every other seat still in; a move withdraws it.
+    const offer = game.draw_offer;
+    if (game.status === "active" && offer) {
+      const mine = offer.by === seat;
+      const agreed = offer.accepted.includes(seat);
+      box.appendChild(el("div", { class: "draw-offer", role: "status", "data-testid": "draw-offer" },
+        el("p", {}, mine ? "You offered to end the game with a shared result; waiting for the others." : `${seatName(game.seats, offer.by)} offers to end the game with a shared result${agreed ? "; you agreed." : "."}`),
+        el("div", { class: "row" },
+          !agreed ? el("button", { type: "button", "data-testid": "draw-accept", disabled: endingSent, onclick: () => endGame(`draw-offers/${encodeURIComponent(offer.id)}/accept`) }, "Agree") : null,
+          el("button", { type: "button", class: "secondary", "data-testid": "draw-decline", disabled: endingSent, onclick: () => endGame(`draw-offers/${encodeURIComponent(offer.id)}/decline`) }, mine ? "Withdraw" : "Decline"))));
+    }
+    const botsIn = game.seats.some((s) => s.seat !== seat && s.bot && !s.left);
     box.append(el("div", { class: "row" },
       game.status === "active" ? el("button", { type: "button", class: "secondary", "data-testid": "resign", onclick: ask("resign") }, "Resign") : null,
+      game.status === "active" && !offer && !botsIn ? el("button", { type: "button", class: "secondary", "data-testid": "draw-offer-make", disabled: endingSent, title: "Every other seat still in must agree; a move withdraws the offer", onclick: () => endGame("draw-offers") }, "Offer a draw") : null,
       el("button", { type: "button", class: "secondary", "data-testid": "abort", disabled: !abortable, "aria-describedby": abortable ? null : "abort-why", onclick: ask("abort") }, "Abort")));
     box.appendChild(el("p", { class: "muted small", id: "abort-why", "data-testid": "abort-note" }, abortable
       ? (game.status === "open" ? "A seat is still open: the game may be aborted, with no result." : "Until every seat has made a move, the game may be aborted, with no result.")

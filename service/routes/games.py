@@ -44,6 +44,19 @@ def game_body(table: Table, seat: int | None) -> dict[str, Any]:
     out["rematch"] = None if link in (None, platform().vault.PENDING) else link
     out["view"] = board(table, seat)
     out["undo_offer"] = platform().handler.undo_offer(table, seat, datetime.now(UTC)) if seat is not None else None
+    undo, draw = table.undo, table.draw
+    out["undo_request"] = (
+        None
+        if undo is None
+        else {
+            "id": undo.id,
+            "by": undo.by,
+            "to_version": undo.to_version,
+            "expires_at": undo.expires_at,
+            "accepted": sorted(undo.accepted),
+        }
+    )
+    out["draw_offer"] = None if draw is None else {"id": draw.id, "by": draw.by, "accepted": sorted(draw.accepted)}
     if table.status == "active" and seat is not None and seat in table.to_act() and table.seats[seat].left is None:
         out["legal_actions"] = table.game.legal_actions(table.state, seat)
     else:

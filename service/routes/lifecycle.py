@@ -1,4 +1,4 @@
-"""Resign and abort: the endings a seat asks for. No body is needed."""
+"""Resign, abort and agreed endings: the endings a seat asks for. No body is needed."""
 
 from __future__ import annotations
 
@@ -45,6 +45,22 @@ def resign(game_id: str) -> Response:
     the seat is out (or a bot plays on for it, by the game's ``on_leave``)."""
     seat = _seat(game_id, "resign from")
     return _acted(game_id, seat, platform().handler.resign(game_id, seat))
+
+
+@bp.post("/v1/games/<game_id>/draw-offers")
+def offer_draw(game_id: str) -> Response:
+    """The caller's seat offers to end the game with a shared result among the seats still
+    in; the others accept or decline; a move by anyone withdraws the offer."""
+    seat = _seat(game_id, "offer to end")
+    return _acted(game_id, seat, platform().handler.offer_draw(game_id, seat))
+
+
+@bp.post("/v1/games/<game_id>/draw-offers/<offer>/<any(accept, decline):answer>")
+def answer_draw(game_id: str, offer: str, answer: str) -> Response:
+    """Accept or decline the pending offer (its maker's decline withdraws it); the last
+    acceptance ends the game, rated as a draw among the seats still in."""
+    seat = _seat(game_id, "answer an offer to end")
+    return _acted(game_id, seat, platform().handler.answer_draw(game_id, seat, offer, answer == "accept"))
 
 
 @bp.post("/v1/games/<game_id>/abort")
