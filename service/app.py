@@ -55,6 +55,7 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
         moderation,
         players,
         rematch,
+        seeks,
         tournaments,
         webhooks,
     )
@@ -70,6 +71,7 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(moderation.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(seeks.bp)
 
     @app.before_request
     def _start() -> None:

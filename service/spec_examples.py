@@ -43,6 +43,7 @@ from service.app import create_app
 from stores.platform import Platform
 from workers import projector as projector_module
 from workers import runtime, scheduling, wiring
+from workers.matchmaking import match as match_seeks
 from workers.tournaments import step as tournament_step
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
@@ -416,6 +417,7 @@ class Scenario:
         call("delete", f"/v1/players/me/webhooks/{hook['id']}", "ann removes her webhook.", headers=ann_key)
         self.moderate(gid, ann_key, bob_key)
         self.tournament(ann_key, bob_key)
+        self.matchmaking(ann_key, bob_key)
         call("delete", "/v1/players/me/key", "bob revokes his key.", headers=bob_key)
 
     def moderate(self, gid: str, ann_key: dict[str, str], bob_key: dict[str, str]) -> None:
@@ -472,6 +474,20 @@ class Scenario:
         other = bob_out.get_json()["id"]
         call("post", f"/v1/tournaments/{other}/entries", "bob enters his own.", headers=bob_key)
         call("delete", f"/v1/tournaments/{other}/entries/me", "bob withdraws.", headers=bob_key)
+
+    def matchmaking(self, ann_key: dict[str, str], bob_key: dict[str, str]) -> None:
+        """Two seeks, the lobby, the worker's match (run here), and a cancelled seek."""
+        call = self.s.call
+        wanted = {"kind": "fortress-royals", "clock": {"initial": 300, "increment": 5}, "width": 200}
+        first = call(
+            "post", "/v1/seeks", "ann seeks a game of fortress-royals with a clock.", wanted, ann_key
+        ).get_json()
+        call("get", "/v1/seeks?kind=fortress-royals", "The open seeks of fortress-royals.")
+        call("post", "/v1/seeks", "bob seeks the same.", wanted, bob_key)
+        match_seeks(self.platform, "fortress-royals")
+        call("get", f"/v1/seeks/{first['id']}", "ann's seek, filled: its game.")
+        other = call("post", "/v1/seeks", "bob seeks another.", {"kind": "fortress-royals"}, bob_key).get_json()
+        call("delete", f"/v1/seeks/{other['id']}", "bob cancels it.", headers=bob_key)
 
     def undo(self, gid: str, seats: dict[int, dict[str, str]]) -> None:
         """Play until a seat could undo its last move, then ask and have the other accept."""

@@ -19,6 +19,7 @@ from core.handler import Handler, Scheduler
 from core.jobs import LongJobs, NoJobs
 from core.moderation import Moderation
 from core.players import Players
+from core.seeks import MatchRunner, NoMatchRunner
 from core.tournaments import NoTournamentRunner, TournamentRunner
 from core.vault import opening_seed
 from core.webhooks import Webhooks
@@ -34,6 +35,7 @@ from stores.analyses import RedisAnalyses
 from stores.chat import RedisChatLog
 from stores.moderation import RedisModerationStore
 from stores.players import RedisPlayerStore
+from stores.seeks import RedisSeekStore
 from stores.tournaments import RedisTournamentStore
 from stores.vault import RedisVault
 from stores.webhooks import RedisWebhookStore
@@ -109,6 +111,8 @@ class Platform:
         self.moderation = Moderation(RedisModerationStore(client, config.prefix))
         self.tournaments = RedisTournamentStore(client, config.prefix)
         self.tournament_runner: TournamentRunner = NoTournamentRunner()
+        self.seeks = RedisSeekStore(client, config.prefix)
+        self.match_runner: MatchRunner = NoMatchRunner()
 
     @classmethod
     def from_config(cls, config: Config) -> Platform:

@@ -24,6 +24,7 @@ from projections.table import Table
 from workers import long_jobs, webhooks
 from workers.due import enqueue_due
 from workers.jobs import CHAINING, bot_turn, flag_check, job_id, open_seats_check, play_bot, turn_deadline, turn_timeout
+from workers.matchmaking import reconcile_seeks
 from workers.tournaments import reconcile_tournaments
 
 if TYPE_CHECKING:
@@ -137,7 +138,8 @@ def reconcile(platform: Platform, clock: Callable[[], float] = time.time, again:
     deliveries = [d for d, due in platform.webhooks.open_deliveries() if due < overdue]
     for delivery in deliveries:
         webhooks.enqueue(platform, delivery)
-    return scheduled + len(deliveries) + long_jobs.requeue_lost(platform) + reconcile_tournaments(platform)
+    lost = long_jobs.requeue_lost(platform) + reconcile_tournaments(platform) + reconcile_seeks(platform)
+    return scheduled + len(deliveries) + lost
 
 
 def reconcile_when_due(platform: Platform, clock: Callable[[], float] = time.time) -> int | None:

@@ -8,6 +8,7 @@ from core.jobs import NoJobs
 from stores.platform import Platform
 from workers import runtime
 from workers.long_jobs import RQLongJobs
+from workers.matchmaking import RQMatches
 from workers.scheduling import RQScheduler
 from workers.tournaments import RQTournaments
 from workers.webhooks import RQDeliveries
@@ -21,6 +22,7 @@ def wire(platform: Platform, bots: bool = True) -> Platform:
     platform.jobs = RQLongJobs(platform)
     platform.webhooks.runner = RQDeliveries(platform)
     platform.tournament_runner = RQTournaments(platform)
+    platform.match_runner = RQMatches(platform)
     if platform.config.inline_jobs:
         runtime.use(platform)
     return platform

@@ -80,6 +80,7 @@ def test_every_operation_answering_a_body_has_an_example_of_it_and_of_its_reques
             assert request["examples"]["recorded"] == {"$ref": f"{EXAMPLE_REF}{operation['operationId']}_request"}
     assert sorted(bare) == [
         "blockPlayer",
+        "cancelSeek",
         "deleteWebhook",
         "mutePlayer",
         "revokeKey",
