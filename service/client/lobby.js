@@ -304,22 +304,63 @@ export async function showLobby(root) {
   const mine = el("section", { class: "panel my-games-panel" });
   const browser = el("section", { class: "panel" });
   const finished = el("section", { class: "panel" });
+  const seeks = el("section", { class: "panel seeks", "data-testid": "seeks" });
   const account = accountPanel();
   const form = createForm(kinds, (game, seat) => { location.hash = `#/game/${game.id}${seat !== null ? `?seat=${seat}` : ""}`; });
   clear(root).appendChild(el("div", { class: "lobby" },
     el("div", { class: "lobby-main" }, form, el("section", { class: "panel kinds" }, el("h3", {}, "The games"),
       el("ul", { class: "kind-list" }, kinds.map((k) => el("li", {}, el("h4", {}, k.title, " ", el("small", { class: "muted" }, `${k.key} · ${k.min_players}–${k.max_players} players`)), el("p", {}, k.summary)))))),
-    el("div", { class: "lobby-side" }, account.node, mine, inviteForm(), browser, open, finished,
+    el("div", { class: "lobby-side" }, account.node, mine, seeks, inviteForm(), browser, open, finished,
       el("button", { type: "button", class: "secondary", onclick: () => openGames(open, kinds) }, "Refresh open games"))));
   const leaveMine = myGamesList(mine, { limit: 10 });
   mine.hidden = !currentPlayer();
   openGames(open, kinds);
+  const leaveSeeks = seekPanel(seeks, kinds);
   browserGames(browser, kinds);
   finishedGames(finished, kinds);
   // Signing in or out here changes what the form offers and whose games show: draw anew.
   const onPlayer = () => window.dispatchEvent(new HashChangeEvent("hashchange"));
   window.addEventListener("tablestream:player", onPlayer, { once: true });
-  return () => { leaveMine(); account.leave(); window.removeEventListener("tablestream:player", onPlayer); };
+  return () => { leaveMine(); leaveSeeks(); account.leave(); window.removeEventListener("tablestream:player", onPlayer); };
+}
+
+// Quick play: the open seeks of a kind, and a seek of one's own; a worker pairs seeks, and
+// the seek_filled notice on the player's stream opens the game.
+function seekPanel(box, kinds) {
+  const me = currentPlayer();
+  const kind = el("select", { "aria-label": "game to seek", "data-testid": "seek-kind" }, kinds.map((k) => el("option", { value: k.key }, k.title)));
+  const rated = el("input", { type: "checkbox", "aria-label": "rated" });
+  const list = el("ul", { class: "seek-list", "data-testid": "seek-list" });
+  const status = el("p", { class: "muted small", role: "status" });
+  let mine = null;
+  let timer = null;
+  async function refresh() {
+    clearTimeout(timer);
+    try {
+      const found = await api(`/v1/seeks?kind=${encodeURIComponent(kind.value)}`);
+      clear(list).append(...(found.seeks.length ? found.seeks.map((s) => el("li", {}, `${s.player.name}${s.player.account === "bot" ? " (bot account)" : ""} · ${s.rating}`, s.rated ? " · rated" : "", s.clock ? ` · ${s.clock.initial}+${s.clock.increment} s` : "")) : [el("li", { class: "muted" }, "Nobody is seeking this game now.")]));
+      if (mine) {
+        const seek = await api(`/v1/seeks/${encodeURIComponent(mine)}`);
+        if (seek.game) { location.hash = `#/game/${encodeURIComponent(seek.game)}`; return; }
+      }
+    } catch (e) { clear(list).append(el("li", { class: "error" }, e.message)); }
+    timer = setTimeout(refresh, mine ? 1500 : 8000);
+  }
+  const go = async () => {
+    try {
+      const made = await api("/v1/seeks", { method: "POST", token: me.key, body: { kind: kind.value, rated: rated.checked } });
+      mine = made.id;
+      status.textContent = "Seeking: a worker pairs you with the next player who seeks the same.";
+      refresh();
+    } catch (e) { toast(e.message, "error"); }
+  };
+  kind.addEventListener("change", refresh);
+  box.append(el("h3", {}, "Quick play"),
+    el("div", { class: "row" }, kind, me ? el("label", {}, rated, " rated") : null,
+      me ? el("button", { type: "button", "data-testid": "seek", onclick: go }, "Seek a game") : el("span", { class: "muted small" }, "Sign in to seek a game.")),
+    status, list);
+  refresh();
+  return () => clearTimeout(timer);
 }
 
 // An invite: the game it opens, and a button to take the seat (as the signed-in player,

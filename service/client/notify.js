@@ -35,6 +35,7 @@ function save(player) {
 function keyOf(n) {
   if (n.type === "chat") return `chat:${n.message?.id}`;
   if (n.type === "rematch_offered") return `rematch_offered:${n.game}:${n.by}`;
+  if (n.type === "seek_filled") return `seek_filled:${n.seek}`;
   return `${n.type}:${n.game}:${n.version}:${n.seat}`;
 }
 
@@ -53,6 +54,8 @@ export function noticeText(n) {
       return `Your ${game} game is over${n.outcome ? (won ? ": you won." : ": you did not win.") : "."}`;
     }
     case "rematch_offered": return `A rematch of your ${game} game is offered.`;
+    case "seek_filled": return `Your seek found a ${game} game: you sit at seat ${Number(n.seat) + 1}.`;
+    case "draw_offered": return `Seat ${Number(n.by) + 1} offers to end your ${game} game with a shared result.`;
     case "chat": {
       const from = n.message?.from?.name || (n.message?.from?.seat !== null && n.message?.from?.seat !== undefined ? `Seat ${n.message.from.seat + 1}` : "someone");
       return `${from} in ${game}: ${n.message?.text ?? ""}`;
