@@ -32,6 +32,7 @@ class Code(StrEnum):
     IRREVERSIBLE = "irreversible"
     UNDO_PENDING = "undo_pending"
     DRAW_PENDING = "draw_pending"
+    NO_SHARED_RESULT = "no_shared_result"
     UNDO_EXPIRED = "undo_expired"
     PAYLOAD_TOO_LARGE = "payload_too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"

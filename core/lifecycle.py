@@ -18,7 +18,14 @@ from typing import Any
 from core.commands import Acted, Commands
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
-from projections.lifecycle import ON_LEAVE, ending_outcome, final_outcome, leaving_reason, ms
+from projections.lifecycle import (
+    ON_LEAVE,
+    ending_outcome,
+    final_outcome,
+    leaving_reason,
+    ms,
+    shared_result_refusal,
+)
 from projections.table import Table
 
 
@@ -55,6 +62,9 @@ class Lifecycle(Commands):
         each of the others must accept (``answer_draw``); a move by anyone withdraws it."""
         table = self.load(game_id)
         self._playing(table, seat, "offer a draw")
+        refusal = shared_result_refusal(table)
+        if refusal is not None:
+            raise CommandError(Code.NO_SHARED_RESULT, refusal)
         if table.draw is not None:
             raise CommandError(Code.DRAW_PENDING, "An offer to end the game is already waiting for answers.")
         others = [i for i in table.competing() if i != seat]

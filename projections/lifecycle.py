@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 ON_LEAVE = ("out", "bot")
 ABANDON_AFTER = 3
 OPEN_SECONDS = 7 * 24 * 3600  # as long as an invite code lasts
-ENDINGS = ("rules", "resignation", "abort", "time", "abandonment")
+ENDINGS = ("rules", "resignation", "abort", "time", "abandonment", "agreement")
 LEAVING_EVENTS = {"Resigned": "resignation", "FlagFell": "time", "Abandoned": "abandonment"}
 
 
@@ -187,6 +187,30 @@ def final_outcome(
 
 
 AGREED = "The seats still in agreed to end the game with a shared result."
+
+
+# The kinds whose rules can never end with a result shared by the seats still in, and why
+# (each kind's RULINGS.md, "Agreed endings"). An agreement gives every seat still in the
+# same result, so it is refused where the rules know no such result; every other kind's
+# outcome can name several winners, or none.
+NO_SHARED_RESULT = {
+    "fortress-siege": "In fortress-siege the game ends when all but one Fortress has fallen: "
+    "exactly one seat wins, so the rules know no shared result to agree on.",
+}
+NO_TURN_LIMIT = (
+    "In stomping-grounds without a turn limit only the player whose turn ends with no cards left "
+    "wins: the rules know no shared result to agree on (a game with a turn_limit may end shared)."
+)
+
+
+def shared_result_refusal(table: Table) -> str | None:
+    """Why the seats of ``table`` cannot agree to end it with a shared result, or None when
+    they may: its kind's rules must be able to end with several winners or none. In
+    stomping-grounds only a turn limit (an option, and revision 1's default) can end a game
+    that way; its state says whether the game has one."""
+    if table.kind == "stomping-grounds":
+        return NO_TURN_LIMIT if getattr(table.state, "turn_limit", None) is None else None
+    return NO_SHARED_RESULT.get(table.kind)
 
 
 def leaving_reason(ending: str, seat: int, staying: Sequence[int]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from core.tooling import audit_game
@@ -137,3 +138,129 @@ def test_the_audit_refuses_an_agreement_nobody_offered_or_not_everyone_accepted(
     platform.store.append(half["id"], [NewEvent("DrawAgreed", {"id": offer_id})], versions(platform, half["id"]))
     report = audit_game(platform, half["id"])
     assert not report.ok and "not every seat still in accepted" in report.reason
+
+
+# Whether each kind's rules can end with a result the seats share (its RULINGS.md, "Agreed
+# endings"), and the options a game is made with.
+KINDS = [
+    # "At the end of a player's turn, when they have no more forts": both sides may lose at once.
+    ("dragoborne", {}, True),
+    # Scores decide; tied players share the win (no tie-break in the rulebook).
+    ("dragon-fortress", {}, True),
+    # "the highest score if more than one player reaches the target score": ties share.
+    ("fortress-royals", {}, True),
+    # "The game ends when all but one of the players' Fortresses have been depleted".
+    ("fortress-siege", {}, False),
+    # Only the player whose own turn ends with no cards left wins ...
+    ("stomping-grounds", {}, False),
+    # ... unless a turn limit ends the game, the fewest cards left winning, ties sharing.
+    ("stomping-grounds", {"turn_limit": 10}, True),
+]
+
+
+@pytest.mark.parametrize(("kind", "options", "shared"), KINDS)
+def test_an_offer_is_refused_where_the_kind_s_rules_know_no_shared_result(
+    client: FlaskClient, platform: Platform, kind: str, options: dict[str, Any], shared: bool
+) -> None:
+    players = [{"name": name} for name in ("ann", "bob", "cyd")[: 3 if kind == "dragon-fortress" else 2]]
+    created = client.post("/v1/games", json={"kind": kind, "players": players, "options": options})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    seats = {s["seat"]: bearer(s["token"]) for s in game["seats"]}
+    head = versions(platform, game["id"])
+    made = offer(client, game["id"], seats[0])
+    if not shared:
+        problem = made.get_json()
+        assert made.status_code == 422 and problem["code"] == "no_shared_result", problem
+        assert kind in problem["detail"] and "shared result" in problem["detail"]
+        assert versions(platform, game["id"]) == head and pending(client, game["id"], {}) is None
+        return
+    assert made.status_code == 200, made.get_json()
+    offer_id = pending(client, game["id"], {})["id"]
+    for seat in range(1, len(players)):
+        assert answer(client, game["id"], offer_id, "accept", seats[seat]).status_code == 200
+    over = client.get(f"/v1/games/{game['id']}").get_json()
+    assert over["status"] == "finished" and over["outcome"]["ending"] == "agreement"
+    assert over["outcome"]["winners"] == list(range(len(players))) and over["outcome"]["counts"] is False
+    audited(platform, game["id"])
+
+
+def test_an_agreement_before_every_seat_has_moved_moves_no_rating(client: FlaskClient, platform: Platform) -> None:
+    """As for a resignation: a result nobody played for is no result."""
+    _, ann_key = register(client, "ann")
+    _, bob_key = register(client, "bob")
+    game = client.post(
+        "/v1/games", json={"kind": "tiny", "players": [{"me": True}, {"open": True}], "rated": True}, headers=ann_key
+    ).get_json()
+    assert client.post(f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bob_key).status_code == 200
+    assert move(client, game["id"], ann_key).status_code == 200  # bob never moves
+    offer(client, game["id"], ann_key)
+    assert answer(client, game["id"], pending(client, game["id"], {})["id"], "accept", bob_key).status_code == 200
+    outcome = client.get(f"/v1/games/{game['id']}").get_json()["outcome"]
+    assert outcome["ending"] == "agreement" and outcome["counts"] is False
+    drain(platform)
+    assert client.get("/v1/leaderboards/tiny").get_json()["players"] == []
+
+
+def test_in_a_game_of_three_the_seats_still_in_share_the_result_and_the_one_that_left_loses(
+    client: FlaskClient, platform: Platform
+) -> None:
+    keys = {name: register(client, name)[1] for name in ("ann", "bob", "cyd")}
+    game = client.post(
+        "/v1/games",
+        json={"kind": "fortress-royals", "players": [{"me": True}, {"open": True}, {"open": True}], "rated": True},
+        headers=keys["ann"],
+    ).get_json()
+    for seat, name in ((1, "bob"), (2, "cyd")):
+        joined = client.post(f"/v1/games/{game['id']}/seats/{seat}/join", json={}, headers=keys[name])
+        assert joined.status_code == 200, joined.get_json()
+    by_seat = {0: keys["ann"], 1: keys["bob"], 2: keys["cyd"]}
+    while len(platform.handler.load(game["id"]).acted) < 3:  # a result counts once every seat has moved
+        seat = client.get(f"/v1/games/{game['id']}").get_json()["to_act"][0]
+        view = client.get(f"/v1/games/{game['id']}", headers=by_seat[seat]).get_json()
+        sent = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+        assert client.post(f"/v1/games/{game['id']}/actions", json=sent, headers=by_seat[seat]).status_code == 200
+    assert client.post(f"/v1/games/{game['id']}/resign", headers=keys["cyd"]).status_code == 200
+    head = versions(platform, game["id"])
+    gone = offer(client, game["id"], keys["cyd"])
+    assert gone.status_code == 409 and gone.get_json()["code"] == "seat_left" and versions(platform, game["id"]) == head
+    assert offer(client, game["id"], keys["bob"]).status_code == 200, "the bot playing for cyd is not asked"
+    offer_id = pending(client, game["id"], {})["id"]
+    mine = answer(client, game["id"], offer_id, "accept", keys["bob"])
+    assert mine.status_code == 422 and mine.get_json()["code"] == "invalid_request", "one's own offer"
+    ended = answer(client, game["id"], offer_id, "accept", keys["ann"])
+    assert [e["type"] for e in ended.get_json()["events"]] == ["DrawAnswered", "DrawAgreed", "SeedRevealed"]
+    outcome = client.get(f"/v1/games/{game['id']}").get_json()["outcome"]
+    assert outcome["winners"] == [0, 1] and outcome["left"] == [2] and outcome["counts"] is True
+    audited(platform, game["id"])
+    drain(platform)
+    rating = {
+        row["name"]: row["rating"] for row in client.get("/v1/leaderboards/fortress-royals").get_json()["players"]
+    }
+    assert rating["ann"] == pytest.approx(rating["bob"]), "a draw between the two still in"
+    assert rating["ann"] > 1500 > rating["cyd"], "each of them beat the seat that left"
+
+
+def test_an_offer_before_the_game_starts_or_by_a_stranger_or_withdrawn_is_refused(
+    client: FlaskClient, platform: Platform
+) -> None:
+    waiting = client.post("/v1/games", json={"kind": "tiny", "players": [{"name": "ann"}, {"open": True}]}).get_json()
+    ann = bearer(next(s["token"] for s in waiting["seats"] if s.get("token")))
+    early = offer(client, waiting["id"], ann)
+    assert early.status_code == 409 and early.get_json()["code"] == "game_not_started"
+    game, seats = tiny(client)
+    _, stranger = register(client, "eve")
+    head = versions(platform, game["id"])
+    for response, status, code in [
+        (offer(client, game["id"], stranger), 403, "not_your_seat"),
+        (offer(client, game["id"], {}), 401, "unauthorized"),
+    ]:
+        assert response.status_code == status and response.get_json()["code"] == code, response.get_json()
+    assert versions(platform, game["id"]) == head
+    offer(client, game["id"], seats[0])
+    offer_id = pending(client, game["id"], {})["id"]
+    assert answer(client, game["id"], offer_id, "decline", seats[0]).status_code == 200, "the maker withdraws"
+    head = versions(platform, game["id"])
+    late = answer(client, game["id"], offer_id, "accept", seats[1])
+    assert late.status_code == 404 and late.get_json()["code"] == "not_found"
+    assert versions(platform, game["id"]) == head
