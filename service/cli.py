@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     from service import tooling_cli
 
     COMMANDS.update(tooling_cli.register(commands))
+    from service import admin_cli
+
+    COMMANDS.update(admin_cli.register(commands))
     from service.verifier import attached
 
     given = sys.argv[1:] if argv is None else list(argv)
