@@ -14,14 +14,13 @@ per decision, with the ratio to the bot's; for scale (no target: a job on a work
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from typing import Any
 
 import fakeredis
 
-from bench.common import HEADER, Row, figure
+from bench.common import Row, command, figure
 from core.analysis import ITERATIONS, analyse
 from core.config import Config
 from games.ismcts import search
@@ -79,14 +78,5 @@ def run(quick: bool) -> list[Row]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    print(HEADER)
-    for row in run(args.quick):
-        print(row.line(), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    command(__doc__, run)

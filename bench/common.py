@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import shutil
@@ -193,3 +194,13 @@ def machine_facts(client: redis.Redis | None = None) -> dict[str, str]:
     except OSError:
         pass
     return facts
+
+
+def command(doc: str | None, run: Callable[[bool], list[Row]]) -> None:
+    """A bench module's own command (``python -m bench.<module> [--quick]``): its rows, printed."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    print(HEADER)
+    for row in run(args.quick):
+        print(row.line(), flush=True)

@@ -139,6 +139,13 @@ def caller_player(required: bool = False) -> dict[str, Any] | None:
     return g.player  # type: ignore[no-any-return]
 
 
+def signed_in() -> dict[str, Any]:
+    """The caller's player: 401 for a request without a player key."""
+    player = caller_player(required=True)
+    assert player is not None
+    return player
+
+
 def with_me(players: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
     """A create's or fork's seats with the caller's own (``"me": true``) made the player's:
     its name, held by its id. Needs a player key; one such seat at most."""

@@ -12,7 +12,7 @@ from marshmallow import fields, validate
 from core.errors import Code, CommandError
 from core.moderation import MAX_NOTE, REASONS, RESOLUTIONS
 from service import schemas
-from service.http import body, caller_player, platform
+from service.http import body, platform, signed_in
 from service.routes.games import int_arg
 from service.routes.meta import operator_token
 
@@ -35,12 +35,6 @@ def _json(payload: Any, status: int = 200) -> Response:
     return Response(json.dumps(payload), status=status, mimetype="application/json")
 
 
-def _me() -> dict[str, Any]:
-    player = caller_player(required=True)
-    assert player is not None
-    return player
-
-
 def _named(name: str) -> dict[str, Any]:
     player = platform().players.by_name(name)
     if player is None:
@@ -50,7 +44,7 @@ def _named(name: str) -> dict[str, Any]:
 
 @bp.get("/v1/players/me/blocks")
 def blocks() -> Response:
-    ids = sorted(platform().moderation.blocks(_me()["id"]))
+    ids = sorted(platform().moderation.blocks(signed_in()["id"]))
     found = [platform().players.get(player_id) for player_id in ids]
     return _json({"players": [{"id": p["id"], "name": p["name"]} for p in found if p is not None]})
 
@@ -58,13 +52,13 @@ def blocks() -> Response:
 @bp.put("/v1/players/me/blocks/<name>")
 def block(name: str) -> Response:
     """No invitation from them, no chat of theirs, no automatch with them; they are not told."""
-    platform().moderation.block(_me(), _named(name))
+    platform().moderation.block(signed_in(), _named(name))
     return Response(status=204)
 
 
 @bp.delete("/v1/players/me/blocks/<name>")
 def unblock(name: str) -> Response:
-    platform().moderation.unblock(_me(), _named(name))
+    platform().moderation.unblock(signed_in(), _named(name))
     return Response(status=204)
 
 
@@ -72,19 +66,19 @@ def unblock(name: str) -> Response:
 def mute(game_id: str, name: str) -> Response:
     """That player's chat in this game, hidden from the caller (and only from the caller)."""
     platform().handler.load(game_id)  # 404 for a game that does not exist
-    platform().moderation.mute(game_id, _me(), _named(name))
+    platform().moderation.mute(game_id, signed_in(), _named(name))
     return Response(status=204)
 
 
 @bp.delete("/v1/games/<game_id>/mutes/<name>")
 def unmute(game_id: str, name: str) -> Response:
-    platform().moderation.unmute(game_id, _me(), _named(name))
+    platform().moderation.unmute(game_id, signed_in(), _named(name))
     return Response(status=204)
 
 
 @bp.post("/v1/reports")
 def report() -> Response:
-    reporter = _me()
+    reporter = signed_in()
     data = body(schemas.one(ReportIn))
     if data["game"] is not None:
         platform().handler.load(data["game"])  # 404 for a game that does not exist

@@ -16,7 +16,7 @@ from core.seeks import MAX_WIDTH, OPEN_PER_PLAYER, SEEK_SECONDS, new_id
 from events.store import stamp
 from games import registry
 from service import schemas
-from service.http import body, caller_player, platform
+from service.http import body, platform, signed_in
 from service.routes.games import int_arg
 
 bp = Blueprint("seeks", __name__)
@@ -47,8 +47,7 @@ def shown(seek: dict[str, Any]) -> dict[str, Any]:
 
 @bp.post("/v1/seeks")
 def seek() -> Response:
-    player = caller_player(required=True)
-    assert player is not None
+    player = signed_in()
     data = body(schemas.one(SeekIn))
     game = registry.get(data["kind"])
     if game is None:
@@ -105,8 +104,7 @@ def one(seek_id: str) -> Response:
 
 @bp.delete("/v1/seeks/<seek_id>")
 def cancel(seek_id: str) -> Response:
-    player = caller_player(required=True)
-    assert player is not None
+    player = signed_in()
     found = platform().seeks.get(seek_id)
     if found is None or found["player"]["id"] != player["id"]:
         raise CommandError(Code.NOT_FOUND, f"You have no seek {seek_id}.")

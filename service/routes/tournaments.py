@@ -27,7 +27,7 @@ from core.tournaments import (
 )
 from games import registry
 from service import schemas
-from service.http import body, caller_player, platform
+from service.http import body, platform, signed_in
 from service.routes.games import int_arg
 
 bp = Blueprint("tournaments", __name__)
@@ -52,12 +52,6 @@ class TournamentIn(schemas.Strict):
 
 def _json(payload: Any, status: int = 200) -> Response:
     return Response(json.dumps(payload), status=status, mimetype="application/json")
-
-
-def _me() -> dict[str, Any]:
-    player = caller_player(required=True)
-    assert player is not None
-    return player
 
 
 def _load(tournament_id: str) -> Tournament:
@@ -97,7 +91,7 @@ def shown(t: Tournament) -> dict[str, Any]:
 
 @bp.post("/v1/tournaments")
 def create() -> Response:
-    creator = _me()
+    creator = signed_in()
     data = body(schemas.one(TournamentIn))
     game = registry.get(data["kind"])
     if game is None:
@@ -139,7 +133,7 @@ def read(tournament_id: str) -> Response:
 @bp.post("/v1/tournaments/<tournament_id>/entries")
 def register(tournament_id: str) -> Response:
     """The caller's player enters, before the start, while seats are left."""
-    player = _me()
+    player = signed_in()
 
     def entry(t: Tournament) -> dict[str, Any]:
         if t.status != "registering":
@@ -157,7 +151,7 @@ def register(tournament_id: str) -> Response:
 
 @bp.delete("/v1/tournaments/<tournament_id>/entries/me")
 def withdraw(tournament_id: str) -> Response:
-    player = _me()
+    player = signed_in()
 
     def leave(t: Tournament) -> dict[str, Any]:
         if t.status != "registering":
@@ -174,7 +168,7 @@ def withdraw(tournament_id: str) -> Response:
 def start(tournament_id: str) -> Response:
     """The creator starts it: bots fill the seats left (with ``fill``), and a worker pairs
     the first round."""
-    player = _me()
+    player = signed_in()
     t = _load(tournament_id)
     if t.creator != player["id"]:
         raise CommandError(Code.FORBIDDEN, "Only the tournament's creator starts it.")
