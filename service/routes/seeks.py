@@ -22,15 +22,10 @@ from service.routes.games import int_arg
 bp = Blueprint("seeks", __name__)
 
 
-class ClockIn(schemas.Strict):
-    initial = fields.Integer(strict=True, required=True, validate=validate.Range(10, 24 * 3600))
-    increment = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3600))
-
-
 class SeekIn(schemas.Strict):
     kind = fields.String(required=True, validate=validate.Length(min=1, max=64))
     players = fields.Integer(strict=True, load_default=None, validate=validate.Range(2, 16))
-    clock = fields.Nested(ClockIn, load_default=None, allow_none=True)
+    clock = fields.Nested(schemas.ClockIn, load_default=None, allow_none=True)
     rated = schemas.Flag(load_default=False)
     width = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, MAX_WIDTH))
 

@@ -35,18 +35,13 @@ bp = Blueprint("tournaments", __name__)
 APPEND_TRIES = 20
 
 
-class ClockIn(schemas.Strict):
-    initial = fields.Integer(strict=True, required=True, validate=validate.Range(10, 24 * 3600))
-    increment = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3600))
-
-
 class TournamentIn(schemas.Strict):
     kind = fields.String(required=True, validate=validate.Length(min=1, max=64))
     format = fields.String(load_default="swiss", validate=validate.OneOf(FORMATS))
     rounds = fields.Integer(strict=True, load_default=None, validate=validate.Range(1, MAX_ROUNDS))
     minutes = fields.Integer(strict=True, load_default=None, validate=validate.Range(1, MAX_MINUTES))
     seats = fields.Integer(strict=True, required=True, validate=validate.Range(2, MAX_SEATS))
-    clock = fields.Nested(ClockIn, load_default=None, allow_none=True)
+    clock = fields.Nested(schemas.ClockIn, load_default=None, allow_none=True)
     fill = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("random", "greedy", "ismcts")))
 
 

@@ -120,7 +120,7 @@ def test_entries_and_starts_out_of_turn_are_refused(client: FlaskClient) -> None
         {**SWISS, "kind": "no-such-kind"},
         {**SWISS, "format": "arena"},
         {**SWISS, "fill": "grandmaster"},
-        {**SWISS, "clock": {"initial": 1}},
+        {**SWISS, "clock": {"initial": 0}},
         {**SWISS, "extra": True},
     ):
         answer = client.post("/v1/tournaments", json=wrong, headers=ann)
