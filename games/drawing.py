@@ -3,12 +3,13 @@
 Each game package draws its own board in its ``drawing.py`` (``draw(view, sheet)``), made
 from the view a seat (or a spectator) is sent and nothing else, so a drawing shows no card
 the view hides. Each reads like the web client's board (``service/client/kinds``): whose
-turn and the phase, then each seat (numbered from 1 and named as at the table) with its
-public cards, its hand (names for the viewing seat, a count for the others), its piles,
-and the numbers a player reads a card by. A field a drawing does not know is shown as a
-tree beneath it; a view a drawing cannot read at all, or a game without a drawing, is
-shown whole as a tree (``draw_board``). Pure like the rest of ``games/``: the lines are
-returned, never printed (ANSI colour codes only when the sheet asks for colour).
+turn and the phase, then each seat (numbered from 0 as in the API, and named as at the
+table) with its public cards, its hand (names for the viewing seat, a count for the
+others), its piles, and the numbers a player reads a card by. A field a drawing does not
+know is shown as a tree beneath it; a view a drawing cannot read at all, or a game
+without a drawing, is shown whole as a tree (``draw_board``). Pure like the rest of
+``games/``: the lines are returned, never printed (ANSI colour codes only when the sheet
+asks for colour).
 """
 
 from __future__ import annotations
@@ -47,11 +48,11 @@ class Sheet:
         return f"{code}{text}{RESET}" if self.colour else text
 
     def seat(self, index: Any) -> str:
-        """``#2 bob``: the seat numbered from 1, with its name at the table."""
+        """``#1 bob``: the seat numbered from 0, as the API numbers it, with its name at the table."""
         if not isinstance(index, int) or isinstance(index, bool):
             return "nobody"
         name = self.seats[index] if 0 <= index < len(self.seats) else None
-        return f"#{index + 1} {name}" if name else f"#{index + 1}"
+        return f"#{index} {name}" if name else f"#{index}"
 
     def acting(self, view: Mapping[str, Any]) -> list[int]:
         shown = view.get("to_act")
@@ -172,7 +173,7 @@ def count_of(value: Any) -> int:
 
 
 def outcome_line(outcome: Any, sheet: Sheet) -> str:
-    """``over: #1 ann won`` from an outcome's winners (the whole outcome when it has none)."""
+    """``over: #0 ann won`` from an outcome's winners (the whole outcome when it has none)."""
     winners = outcome.get("winners") if isinstance(outcome, Mapping) else None
     if isinstance(winners, list):
         text = "over: " + (", ".join(sheet.seat(seat) for seat in winners) + " won" if winners else "no winner")

@@ -10,6 +10,7 @@ from typing import Any
 
 from core.errors import CommandError
 from core.moderation import RESOLUTIONS
+from service.cli_arguments import SEATS_NOTE, whole_number
 from service.progress import progress
 
 
@@ -18,34 +19,44 @@ def register(commands: Any) -> dict[str, Any]:
         "analyse",
         help="analyse a finished game: each seat's chances at every decision, from its own information",
         description="Runs the post-game analysis here (core.analysis), keeps it as the game's analysis "
-        "(GET /v1/games/{id}/analysis) and prints the costliest moves. Exit 1 for a game not finished.",
+        "(GET /v1/games/{id}/analysis) and prints the costliest moves. Exit 1 for a game not finished. " + SEATS_NOTE,
     )
     analyse.add_argument("game_id")
     analyse.add_argument("--iterations", type=_iterations, default=None, help="search iterations per decision")
     analyse.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
-    reports = commands.add_parser("reports", help="list the players' reports (the operator's)")
+    reports = commands.add_parser(
+        "reports",
+        help="list the players' reports (the operator's)",
+        description="Lists the reports players filed about other players, oldest first: open ones, or resolved.",
+    )
     reports.add_argument("--status", choices=("open", "resolved"), default="open")
     reports.add_argument("--limit", type=_limit, default=50, help="at most this many (1 to 200)")
-    resolve = commands.add_parser("resolve-report", help="resolve a report: dismissed, or the player closed")
+    resolve = commands.add_parser(
+        "resolve-report",
+        help="resolve a report: dismissed, or the player closed",
+        description="Closes a report as dismissed, or as closed, which also closes the player it reports.",
+    )
     resolve.add_argument("report_id")
     resolve.add_argument("resolution", choices=RESOLUTIONS)
     resolve.add_argument("--note", default="", help="a few words kept with the report")
     close = commands.add_parser(
-        "close-player", help="close a player: its key stops at once and no other is issued; its games stay"
+        "close-player",
+        help="close a player: its key stops at once and no other is issued; its games stay",
+        description="Closes the player of this name (in any case): its key stops working and no other is issued.",
     )
     close.add_argument("name")
     return {"analyse": cmd_analyse, "reports": cmd_reports, "resolve-report": cmd_resolve, "close-player": cmd_close}
 
 
 def _iterations(text: str) -> int:
-    value = int(text)
+    value = whole_number(text, "a number of iterations")
     if not 1 <= value <= 100_000:
         raise argparse.ArgumentTypeError("iterations are 1 to 100000")
     return value
 
 
 def _limit(text: str) -> int:
-    value = int(text)
+    value = whole_number(text, "a limit")
     if not 1 <= value <= 200:
         raise argparse.ArgumentTypeError("a limit is 1 to 200")
     return value
@@ -78,7 +89,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     print(f"{len(found['decisions'])} decisions analysed at {found['iterations']} iterations each")
     for decision in (d for d in found["decisions"] if d.get("costly")):
         print(
-            f"v{decision['version']} seat {decision['seat'] + 1}: played {json.dumps(decision['played'])}, "
+            f"v{decision['version']} seat {decision['seat']}: played {json.dumps(decision['played'])}, "
             f"preferred {json.dumps(decision['preferred'])}: {decision['before']:.2f} -> {decision['after']:.2f}"
         )
     return 0

@@ -19,47 +19,11 @@ from typing import Any
 
 from core.config import Config
 from core.errors import Code
+from service.cli_arguments import SEATS_NOTE, count, port
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tablestream",
-        description=(
-            "An event-sourced card game service. Every command but serve and verify acts on the Redis "
-            "of REDIS_URL or, without it, on the embedded one a `tablestream serve` runs in ./.tablestream "
-            "(TABLESTREAM_DATA_DIR)."
-        ),
-    )
-    parser.add_argument("--debug", action="store_true", help="on an error, show its traceback")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    serve = commands.add_parser("serve", help="run the API (and, on the embedded Redis, a worker and projector)")
-    serve.add_argument("--host", default=None, help="address to bind (HOST, default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=None, help="port to bind (PORT, default 8000)")
-    serve.add_argument("--workers", type=int, default=None, help="API worker processes (default 2)")
-    serve.add_argument("--with-worker", action="store_true", help="also run an RQ worker and the projector")
-    serve.add_argument("--no-worker", action="store_true", help="never run a worker beside the API")
-
-    worker = commands.add_parser("worker", help="run an RQ worker (bot turns, timers, replays, audits)")
-    worker.add_argument("--fork", action="store_true", help="run each job in a forked work horse")
-    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
-    commands.add_parser("projector", help="run the read-model projector")
-    projections = commands.add_parser("projections", help="read-model maintenance")
-    projections.add_argument("action", choices=["rebuild"])
-    bench = commands.add_parser(
-        "bench",
-        help="run the benchmarks (python -m bench; from a checkout)",
-        description="Runs `python -m bench` from the checkout holding this directory; "
-        "arguments after -- go to it (e.g. tablestream bench -- --quick).",
-    )
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for python -m bench (--quick, --only ...)")
-
-    from service import tooling_cli
-
-    COMMANDS.update(tooling_cli.register(commands))
-    from service import admin_cli
-
-    COMMANDS.update(admin_cli.register(commands))
+    parser = build_parser()
     from service.verifier import attached
 
     given = sys.argv[1:] if argv is None else list(argv)
@@ -82,6 +46,88 @@ def main(argv: list[str] | None = None) -> int:
         if code == Code.INTERNAL_ERROR:
             print("  (run again with --debug for the traceback)", file=sys.stderr)
         return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``tablestream`` command's parser, every subcommand registered (and its handler
+    put in ``COMMANDS``)."""
+    parser = argparse.ArgumentParser(
+        prog="tablestream",
+        description=(
+            "An event-sourced card game service. Every command but serve and verify acts on the Redis "
+            "of REDIS_URL or, without it, on the embedded one a `tablestream serve` runs in ./.tablestream "
+            "(TABLESTREAM_DATA_DIR). " + SEATS_NOTE
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    parser.add_argument("--debug", action="store_true", help="on an error, show its traceback")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the API (and, on the embedded Redis, a worker and projector)",
+        description="Serves the API and the web client with gunicorn. Without REDIS_URL it starts an embedded "
+        "Redis in the data directory and, beside the API, an RQ worker and the projector.",
+    )
+    serve.add_argument("--host", default=None, help="address to bind (HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=port, default=None, help="port to bind, 1 to 65535 (PORT, default 8000)")
+    serve.add_argument("--workers", type=count, default=None, help="API worker processes (default 2)")
+    beside = serve.add_mutually_exclusive_group()
+    beside.add_argument("--with-worker", action="store_true", help="also run an RQ worker and the projector")
+    beside.add_argument("--no-worker", action="store_true", help="never run a worker beside the API")
+
+    worker = commands.add_parser(
+        "worker",
+        help="run an RQ worker (bot turns, timers, replays, audits)",
+        description="Works the job queues until stopped: bot turns, turn timers and clock flags first, then "
+        "replays, audits, rebuilds and webhook deliveries.",
+    )
+    worker.add_argument("--fork", action="store_true", help="run each job in a forked work horse")
+    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    commands.add_parser(
+        "projector",
+        help="run the read-model projector",
+        description="Applies the feed of events to the read models (lobby, lists, stats, players' games and "
+        "inboxes, ratings) until stopped.",
+    )
+    projections = commands.add_parser(
+        "projections",
+        help="read-model maintenance",
+        description="rebuild: build every read model again from the games' logs.",
+    )
+    projections.add_argument("action", choices=["rebuild"])
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmarks (python -m bench; from a checkout)",
+        description="Runs `python -m bench` from the checkout holding this directory; "
+        "arguments after -- go to it (e.g. tablestream bench -- --quick).",
+    )
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for python -m bench (--quick, --only ...)")
+
+    from service import tooling_cli
+
+    COMMANDS.update(tooling_cli.register(commands))
+    from service import admin_cli
+
+    COMMANDS.update(admin_cli.register(commands))
+    return parser
+
+
+def installed_version() -> str:
+    """This package's version: as installed, else as the checkout's pyproject.toml says."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tablestream")
+    except PackageNotFoundError:
+        import tomllib
+        from pathlib import Path
+
+        try:
+            with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as pyproject:
+                return str(tomllib.load(pyproject)["project"]["version"])
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
 
 
 def shown_url(url: str) -> str:

@@ -9,26 +9,54 @@ import sys
 import time
 from typing import Any
 
-from core.errors import CommandError
+from core.errors import Code, CommandError
+from service.cli_arguments import SEATS_NOTE, input_file, output_file, seat, seconds, version
 from service.progress import progress
 
 BOLD, DIM, CYAN, GREEN, RED, RESET = "\033[1m", "\033[2m", "\033[36m", "\033[32m", "\033[31m", "\033[0m"
 
 
 def register(commands: Any) -> dict[str, Any]:
-    replay = commands.add_parser("replay", help="print the board at each version of a game")
+    replay = commands.add_parser(
+        "replay",
+        help="print the board at each version of a game",
+        description="Prints each version of a finished game: its event, then the board as the spectator, or "
+        "the seat of --seat, saw it. " + SEATS_NOTE,
+    )
     replay.add_argument("game_id")
-    replay.add_argument("--at", type=int, default=None, help="show only this version")
-    replay.add_argument("--seat", type=int, default=None, help="the seat whose view to show (default: spectator)")
-    replay.add_argument("--delay", type=float, default=0.0, help="seconds between versions")
+    replay.add_argument("--at", type=version, default=None, help="show only this version (from 1)")
+    replay.add_argument(
+        "--seat", type=seat, default=None, help="the seat whose view to show, from 0 (default: spectator)"
+    )
+    replay.add_argument("--delay", type=seconds, default=0.0, help="seconds between versions")
     replay.add_argument("--plain", action="store_true", help="no colours")
-    audit = commands.add_parser("audit", help="audit a game: chain, seed, every action re-decided, snapshot")
+    audit = commands.add_parser(
+        "audit",
+        help="audit a game: chain, seed, every action re-decided, snapshot",
+        description="Checks a game's log here: its hash chain, its seed against the commitment, every action "
+        "decided again by the rules, and its snapshot. Exit 0 when it passes, 1 when it cannot be read, 2 when "
+        "a check fails (naming the first bad version). " + SEATS_NOTE,
+    )
     audit.add_argument("game_id")
-    export = commands.add_parser("export", help="write a game's whole log as NDJSON to stdout")
+    export = commands.add_parser(
+        "export",
+        help="write a game's whole log as NDJSON to stdout",
+        description="Writes a header line, then one line per event: the format import reads and verify checks.",
+    )
     export.add_argument("game_id")
-    imp = commands.add_parser("import", help="verify and import an exported NDJSON log")
-    imp.add_argument("file", help="path, or - for stdin")
-    verify = commands.add_parser("verify-seed", help="re-derive every shuffle of a finished game from its seed")
+    imp = commands.add_parser(
+        "import",
+        help="verify and import an exported NDJSON log",
+        description="Audits an export and writes it as a game here. The game keeps the export's id when a "
+        "ledger entry vouches for it and no game here holds it; else it is given a new id, and told why.",
+    )
+    imp.add_argument("file", type=input_file, help="path, or - for stdin")
+    verify = commands.add_parser(
+        "verify-seed",
+        help="re-derive every shuffle of a finished game from its seed",
+        description="Checks a finished game's revealed seed against its commitment and derives every shuffle "
+        "and draw of the log again from it. Exit 0 when all agree, 1 when the game cannot be read, 2 if not.",
+    )
     verify.add_argument("game_id")
     from service import verifier
 
@@ -51,13 +79,13 @@ def register(commands: Any) -> dict[str, Any]:
         help="write every game, its secrets, the ledger and players to one file, while serving",
         description="Each game is one consistent prefix of its log. The file holds every seed: keep it secret.",
     )
-    back.add_argument("file", help="path to write, or - for stdout")
+    back.add_argument("file", type=output_file, help="path to write, or - for stdout")
     put = commands.add_parser(
         "restore",
         help="restore a backup into a Redis holding nothing of this deployment, then verify every game",
         description="Exit status: 0 when every game verifies, 1 when the file is refused or a game does not verify.",
     )
-    put.add_argument("file", help="path, or - for stdin")
+    put.add_argument("file", type=input_file, help="path, or - for stdin")
     return {
         "backup": cmd_backup,
         "restore": cmd_restore,
@@ -104,6 +132,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.seat is not None and final.status != "finished":
         print("error: a seat's view of a game in play needs that seat's token; use the API", file=sys.stderr)
         return 1
+    if args.seat is not None and args.seat >= len(final.seats):
+        return _fail(
+            CommandError(
+                Code.BAD_REQUEST,
+                f"game {args.game_id} has no seat {args.seat}: its seats are 0 to {len(final.seats) - 1}",
+            )
+        )
+    if args.at is not None and args.at > final.version:
+        return _fail(
+            CommandError(Code.BAD_REQUEST, f"game {args.game_id} has versions 1 to {final.version}, not {args.at}")
+        )
     table: Any = None
     tables: dict[int, Any] = {}
     for envelope in envelopes:
@@ -167,7 +206,37 @@ def cmd_import(args: argparse.Namespace) -> int:
             return _fail(error)
         report_progress(len(lines), len(lines))
     print(f"imported {report.versions} events as game {game_id}")
+    renamed = why_renamed(_platform(), lines, game_id)
+    if renamed:
+        print(f"tablestream import: a new id, {game_id}: {renamed}", file=sys.stderr)
     return 0
+
+
+def why_renamed(platform: Any, lines: list[str], game_id: str) -> str | None:
+    """Why an import that audited well was given ``game_id`` rather than the id its export
+    names (None when it kept it). The import keeps that id only when it is one of ours, a
+    ledger entry vouches for it and no game here holds it; the first of these that failed."""
+    from core.tooling import GAME_ID
+    from events.envelope import Envelope
+
+    rows = [line for line in (raw.strip() for raw in lines) if line]
+    original = str(json.loads(rows[0]).get("game") or "")
+    if original == game_id:
+        return None
+    if not original:
+        return "the export names no game id"
+    if not GAME_ID.fullmatch(original):
+        return f"the export's id {original!r} is not one this service can use (1 to 64 letters, digits, _ or -)"
+    held = platform.store.head(original)
+    if held[0]:
+        last = Envelope.decode(rows[-1])
+        if held == (last.version, last.hash):
+            return f"this service already holds that game as {original}; this is a copy of it"
+        return f"the id {original} is taken by another game here"
+    return (
+        f"the id {original} is kept only when a ledger entry vouches for it (a finished game's export "
+        "carries one), and none here or in the export does"
+    )
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

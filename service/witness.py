@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from service.cli_arguments import readable_file, seconds, state_file, web_address
 from service.verifier import Note, _loads, consistency_ok, parse_note, parse_vkey, signed_by
 
 Fetch = Callable[[str], str]  # GET a path of the server: its body (raises on failure)
@@ -170,15 +171,21 @@ class Witness:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", help="the service's base URL, e.g. https://games.example.org")
-    parser.add_argument("--state", required=True, type=Path, help="the witness's state file (made on first run)")
+    parser.add_argument("url", type=web_address, help="the service's base URL, e.g. https://games.example.org")
+    parser.add_argument("--state", required=True, type=state_file, help="the witness's state file (made on first run)")
     parser.add_argument("--log-key", default=None, help="the log's verifier key (first run: else the server's own)")
     parser.add_argument(
-        "--checkpoint", action="append", default=[], type=Path, help="a checkpoint someone was shown: check it too"
+        "--checkpoint",
+        action="append",
+        default=[],
+        type=readable_file,
+        help="a checkpoint someone was shown: check it too",
     )
-    parser.add_argument("--key", type=Path, default=None, help="this witness's key: base64 of a 32-byte Ed25519 seed")
+    parser.add_argument(
+        "--key", type=readable_file, default=None, help="this witness's key: base64 of a 32-byte Ed25519 seed"
+    )
     parser.add_argument("--name", default=None, help="this witness's name (with --key), e.g. witness.example.org")
-    parser.add_argument("--every", type=float, default=0, help="look again every this many seconds (0: once)")
+    parser.add_argument("--every", type=seconds, default=0, help="look again every this many seconds (0: once)")
 
 
 def _http(base: str) -> tuple[Fetch, Post]:

@@ -165,7 +165,7 @@ def _realm_map(view: Mapping[str, Any], sheet: Sheet) -> list[str]:
             if realm is None:
                 row.append("  .   ")
                 continue
-            cell = f"{realm['owner'] + 1}" if isinstance(realm.get("owner"), int) else "?"
+            cell = f"{realm['owner']}" if isinstance(realm.get("owner"), int) else "?"
             cell += "x" if realm.get("razed") else ""
             cell += "*" if realm.get("dragons") else ""
             cell += "~" if (x, y) in path else ""

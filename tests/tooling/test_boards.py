@@ -91,7 +91,7 @@ def own_names(hidden: set[str | None], shown: set[str | None]) -> set[str]:
 
 def hand_of(text: str, seat: int) -> str:
     """The ``hand:`` line under seat ``seat``'s heading in a drawing."""
-    block = text.split(f"\n#{seat + 1} ", 1)[1].split("\n#", 1)[0]
+    block = text.split(f"\n#{seat} ", 1)[1].split("\n#", 1)[0]
     (line,) = [line for line in block.splitlines() if line.strip().startswith("hand:")]
     return line
 
@@ -151,9 +151,9 @@ def test_each_kind_draws_its_board_for_a_seat_and_for_a_spectator(kind: str) -> 
             first = text.splitlines()[0]
             assert first.startswith("to act: "), text
             for acting in table.to_act():
-                assert f"#{acting + 1} {NAMES[acting]}" in first, (table.version, first)
+                assert f"#{acting} {NAMES[acting]}" in first, (table.version, first)
             for index in range(len(table.seats)):
-                assert f"#{index + 1} {NAMES[index]}" in text
+                assert f"#{index} {NAMES[index]}" in text
             assert not text.lstrip().startswith(("{", "phase:", "you:")), "the view as a tree, not a board"
             if seat is not None:
                 assert "(you)" in text
@@ -232,7 +232,8 @@ def test_the_replay_command_draws_the_board_at_a_version(real_redis: redis.Redis
     assert "\033[" not in out
     drawing = out.splitlines()[2:]
     assert drawing[0].startswith("  to act: ")
-    assert "#1 ann" in out and "#2 bob (you)" in out
+    # --seat 1 is the seat the API numbers 1, and the board calls it that: seats count from 0 everywhere.
+    assert "#0 ann" in out and "#1 bob (you)" in out
     for card in view["players"][1]["hand"]:
         name = dragoborne_name(card, rules_of(table.options))
         assert name and name in out
