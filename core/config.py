@@ -7,6 +7,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from games.base import TABLE_SIZE
+
 
 def _choice(name: str, choices: tuple[str, ...]) -> str:
     """The setting ``name``, one of ``choices`` (the first when unset)."""
@@ -19,6 +21,13 @@ def _choice(name: str, choices: tuple[str, ...]) -> str:
 def _int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return default if value in (None, "") else int(value)
+
+
+def _between(name: str, default: int, least: int, most: int) -> int:
+    value = _int(name, default)
+    if not least <= value <= most:
+        raise ValueError(f"{name} must be from {least} to {most}, not {value}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,9 @@ class Config:
     trusted_proxies: int | tuple[str, ...] = 0
     cors_origins: tuple[str, ...] = ()
     undo_seconds: int = 120
+    # The largest table of a kind whose rulebook sets none (``GameBase.open_ended``: Fortress,
+    # "for 2 or more players"); a kind whose rulebook gives its largest table keeps it.
+    max_seats: int = TABLE_SIZE
     api_workers: int = 2
     # Connections one API worker (an evented process: an open stream costs it a greenlet,
     # not a thread) holds at once, whoever they are from.
@@ -103,6 +115,7 @@ class Config:
             trusted_proxies=parse_trusted_proxies(os.environ.get("TABLESTREAM_TRUSTED_PROXIES", "")),
             cors_origins=tuple(o.strip() for o in cors.split(",") if o.strip()),
             undo_seconds=_int("TABLESTREAM_UNDO_SECONDS", 120),
+            max_seats=_between("TABLESTREAM_MAX_SEATS", TABLE_SIZE, 2, MOST_SEATS),
             api_workers=_int("TABLESTREAM_API_WORKERS", 2),
             api_connections=_int("TABLESTREAM_API_CONNECTIONS", 10_000),
             connections_per_address=_int("TABLESTREAM_CONNECTIONS_PER_ADDRESS", 1_000),
@@ -163,6 +176,9 @@ class Config:
 
 
 CLUSTER_SCHEME = "redis+cluster://"
+# A create request lists at most this many players (``service.schemas.CreateGameIn``), so no
+# larger table could be asked for.
+MOST_SEATS = 16
 # Divisible by 2, 3, 4, 6, 8, 12, 16, 24: as many partitions on each master of such a
 # cluster (its masters holding equal ranges of slots).
 CLUSTER_PARTITIONS = 48

@@ -17,7 +17,7 @@ from core.players import account_of
 from events.envelope import NewEvent, canonical_json
 from events.store import VersionConflict
 from games import registry
-from games.base import InvalidOptions
+from games.base import TABLE_SIZE, InvalidOptions
 from games.rng import commitment, derive_rng
 from projections.lifecycle import ABANDON_AFTER, OPEN_SECONDS, settings
 from projections.table import Table
@@ -28,6 +28,9 @@ MAX_NAME = 64
 
 
 class Creation(Commands):
+    max_seats = TABLE_SIZE
+    """The largest table of a kind whose rulebook sets none (``Config.max_seats``)."""
+
     def create_game(
         self,
         kind: str,
@@ -127,7 +130,7 @@ class Creation(Commands):
                 "(bots and seats by name carry no rating).",
             )
         try:
-            checked = game.validate_options(options, len(seats))
+            checked = game.validate_options(options, len(seats), self.max_seats)
         except InvalidOptions as error:
             raise CommandError(
                 Code.INVALID_OPTIONS,

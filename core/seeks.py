@@ -9,13 +9,15 @@ looks at a kind's open seeks as they arrive: the oldest first, it seats with it 
 compatible seeks of the closest ratings, takes them all at once (a seek taken is in one
 game only), creates the game (its seats in an order drawn at random) under a command id
 made from the seeks, and tells each seeker on its stream (``seek_filled``). A seek lasts
-``SEEK_SECONDS``; its seeker may cancel it until it is taken.
+``SEEK_SECONDS``; its seeker may cancel it until it is taken. A player seeking again what
+it seeks already (the same ``spec``) is given its open seek back: a client's retry makes one.
 """
 
 from __future__ import annotations
 
 import abc
 import hashlib
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -30,8 +32,10 @@ MAX_WIDTH = 1000
 
 class SeekStore(abc.ABC):
     @abc.abstractmethod
-    def add(self, seek: dict[str, Any], limit: int) -> bool:
-        """Keep ``seek`` open; False (nothing written) when its player has ``limit`` open of its kind."""
+    def add(self, seek: dict[str, Any], limit: int, fresh_ms: int) -> str | None:
+        """Keep ``seek`` open, unless its player has an open seek of the same ``spec`` (made
+        at ``fresh_ms`` or later): the id of the one open, or None (nothing written) when the
+        player has ``limit`` fresh open seeks of the kind."""
 
     @abc.abstractmethod
     def get(self, seek_id: str) -> dict[str, Any] | None: ...
@@ -41,8 +45,13 @@ class SeekStore(abc.ABC):
         """The kind's open seeks, oldest first."""
 
     @abc.abstractmethod
-    def cancel(self, seek: dict[str, Any]) -> bool:
-        """Close an open seek; False when it is no longer open (taken, or gone)."""
+    def lobby(self, kind: str, fresh_ms: int, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many open seeks of the kind were made at ``fresh_ms`` or later, and a page of
+        them, newest first."""
+
+    @abc.abstractmethod
+    def cancel(self, seek: dict[str, Any], status: str = "cancelled") -> bool:
+        """Close an open seek with ``status``; False when it is no longer open (taken, or gone)."""
 
     @abc.abstractmethod
     def take(self, kind: str, seek_ids: Sequence[str], match: str, now_ms: int) -> bool:
@@ -60,7 +69,11 @@ class SeekStore(abc.ABC):
 
     @abc.abstractmethod
     def expire(self, kind: str, before_ms: int) -> int:
-        """Close the kind's open seeks made before ``before_ms``; how many."""
+        """Close the kind's open seeks made before ``before_ms`` (``expired``); how many."""
+
+    @abc.abstractmethod
+    def rating(self, kind: str, player_id: str) -> int:
+        """The player's current rating for the kind (``projections.ratings``), 1500 without one."""
 
 
 class MatchRunner(Protocol):
@@ -76,6 +89,19 @@ class NoMatchRunner:
 
 def new_id() -> str:
     return "sk_" + secrets.token_urlsafe(9).replace("-", "x")
+
+
+def spec(seek: dict[str, Any]) -> str:
+    """What a seek asks for: two seeks of one player with the same spec are one seek."""
+    return json.dumps([seek["players"], seek["clock"], seek["rated"], seek["width"]], sort_keys=True)
+
+
+def status(seek: dict[str, Any], now_ms: int) -> str:
+    """The seek's status as of ``now_ms``: an open seek past its time has expired, whether or
+    not the sweep has closed it yet."""
+    if seek["status"] == "open" and seek["created_ms"] < now_ms - SEEK_SECONDS * 1000:
+        return "expired"
+    return str(seek["status"])
 
 
 def match_id(seek_ids: Sequence[str]) -> str:

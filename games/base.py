@@ -147,6 +147,10 @@ def check_options(specs: Sequence[Option], options: Mapping[str, JSON] | None) -
 
 RULES = "rules"
 
+TABLE_SIZE = 8
+"""The most seats a table of an open-ended kind (``GameBase.open_ended``: its rulebook sets
+no largest table) has, unless the service is set to another (``TABLESTREAM_MAX_SEATS``)."""
+
 
 def rules_of(options: Mapping[str, JSON]) -> int:
     """The rules revision a game was created under (see ``GameBase.rules_revision``):
@@ -164,12 +168,26 @@ class Game(Protocol):
     summary: str
     min_players: int
     max_players: int
+    open_ended: bool
     options: tuple[Option, ...]
     rules_revision: int
 
-    def validate_options(self, options: Mapping[str, JSON] | None, players: int) -> dict[str, JSON]:
+    @property
+    def accepted_options(self) -> tuple[Option, ...]:
+        """Every option ``validate_options`` accepts: the kind's own, then ``rules``."""
+        ...
+
+    def most_players(self, table_size: int | None = None) -> int:
+        """The largest table: ``max_players``, or for an open-ended kind the service's
+        ``table_size`` when it gives one."""
+        ...
+
+    def validate_options(
+        self, options: Mapping[str, JSON] | None, players: int, table_size: int | None = None
+    ) -> dict[str, JSON]:
         """Options with defaults filled in; raise ``InvalidOptions`` listing every problem
-        (unknown names, wrong types, a player count the game does not support, ...)."""
+        (unknown names, wrong types, a player count the game does not support, ...).
+        ``table_size``: the service's largest table, for an open-ended kind."""
         ...
 
     def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
@@ -459,6 +477,9 @@ class GameBase:
     summary: str
     min_players: int
     max_players: int
+    open_ended: bool = False
+    """The rulebook sets no largest table: ``max_players`` is then ``TABLE_SIZE``, the
+    service's default, and the service may set another (``most_players``)."""
     options: tuple[Option, ...] = ()
     irreversible_types: frozenset[str] = frozenset()
     unfair_options: tuple[str, ...] = ()
@@ -597,14 +618,32 @@ class GameBase:
         """False when an option fixed the cards (a tutorial or scenario deck)."""
         return not any(options.get(name) not in (None, [], {}) for name in self.unfair_options)
 
-    def validate_options(self, options: Mapping[str, JSON] | None, players: int) -> dict[str, JSON]:
+    @property
+    def rules_option(self) -> Option:
+        """The option every kind takes: the rules revision to play under (``rules_revision``)."""
+        return Option(
+            RULES,
+            "integer",
+            self.rules_revision,
+            "The rules revision the game is played under, from 1 to the newest (the default).",
+            minimum=1,
+            maximum=self.rules_revision,
+        )
+
+    @property
+    def accepted_options(self) -> tuple[Option, ...]:
+        return (*self.options, self.rules_option)
+
+    def most_players(self, table_size: int | None = None) -> int:
+        return table_size if self.open_ended and table_size is not None else self.max_players
+
+    def validate_options(
+        self, options: Mapping[str, JSON] | None, players: int, table_size: int | None = None
+    ) -> dict[str, JSON]:
         problems = []
-        if not self.min_players <= players <= self.max_players:
-            span = (
-                f"{self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
+        most = self.most_players(table_size)
+        if not self.min_players <= players <= most:
+            span = f"{self.min_players}" if self.min_players == most else f"{self.min_players} to {most}"
             problems.append(f"{self.title} is played by {span} players, not {players}")
         given = dict(options or {})
         revision = given.pop(RULES, self.rules_revision)

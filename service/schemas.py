@@ -205,13 +205,25 @@ class EventsPageOut(Schema):
     head = fields.Nested(HeadOut)
 
 
+class OptionOut(Schema):
+    name = fields.String()
+    type = fields.String()
+    default = fields.Raw(allow_none=True)
+    description = fields.String()
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+    nullable = fields.Boolean()
+
+
 class KindOut(Schema):
     key = fields.String()
     title = fields.String()
     summary = fields.String()
     min_players = fields.Integer()
     max_players = fields.Integer()
-    options = fields.List(fields.Dict())
+    open_ended = fields.Boolean()
+    options = fields.List(fields.Nested(OptionOut))
     rules_revision = fields.Integer()
 
 

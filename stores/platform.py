@@ -100,6 +100,7 @@ class Platform:
         )
         self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
         self.handler.unreplicated = config.unreplicated
+        self.handler.max_seats = config.max_seats
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
         self.players = Players(RedisPlayerStore(client, config.prefix))
@@ -111,7 +112,7 @@ class Platform:
         self.moderation = Moderation(RedisModerationStore(client, config.prefix))
         self.tournaments = RedisTournamentStore(client, config.prefix)
         self.tournament_runner: TournamentRunner = NoTournamentRunner()
-        self.seeks = RedisSeekStore(client, config.prefix)
+        self.seeks = RedisSeekStore(client, config.prefix, self.ratings)
         self.match_runner: MatchRunner = NoMatchRunner()
 
     @classmethod

@@ -5,6 +5,7 @@ killed between the two leaves the match for the next run, which makes the same g
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from typing import Any
@@ -22,26 +23,43 @@ MATCH_TIMEOUT = 120
 
 
 def match_kind(kind: str) -> str:
-    return f"{match(current(), kind)} games made"
+    platform = current()
+    # Before the seeks are read: a seek that comes after this enqueues a run of its own.
+    platform.queue_redis.delete(pending_key(platform, kind))
+    return f"{match(platform, kind)} games made"
+
+
+def pending_key(platform: Platform, kind: str) -> str:
+    """Set while a run of the kind's match is queued and not yet started."""
+    return f"{platform.config.prefix}:match-pending:{kind}"
 
 
 class RQMatches:
-    """``core.seeks.MatchRunner`` on RQ: a job per kind and second, so a burst of seeks is one run."""
+    """``core.seeks.MatchRunner`` on RQ. A burst of seeks is one run: a seek that finds a run
+    of its kind queued and not yet started leaves it to that run, which reads the seeks when
+    it starts. The marker lapses after ``MATCH_TIMEOUT``, so a run lost with its queue holds
+    no kind back for long (and the reconcile schedules again)."""
 
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
 
     def schedule(self, kind: str) -> None:
-        queue = Queue(queue_names(self.platform.config.prefix)[0], connection=self.platform.queue_redis)
+        connection = self.platform.queue_redis
+        pending = pending_key(self.platform, kind)
         try:
+            queue = Queue(queue_names(self.platform.config.prefix)[0], connection=connection)
+            if not connection.set(pending, 1, nx=True, ex=MATCH_TIMEOUT):
+                return
             queue.enqueue_call(
                 match_kind,
                 args=(kind,),
-                job_id=f"match-{self.platform.config.prefix}-{kind}-{int(time.time())}",
+                job_id=f"match-{self.platform.config.prefix}-{kind}-{time.time_ns()}",
                 timeout=MATCH_TIMEOUT,
                 result_ttl=600,
             )
         except redis.RedisError as error:
+            with contextlib.suppress(redis.RedisError):
+                connection.delete(pending)
             raise QueueUnavailable(str(error)) from error
 
 

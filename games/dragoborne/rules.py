@@ -211,7 +211,7 @@ def refusal(state: State, seat: int, action: Any) -> str:
     if kind in ("summon", "cast", "discard") and card not in side.hand:
         return "That card is not in your hand."
     if kind in ("summon", "cast") and isinstance(card, str):
-        return "You cannot pay that card's cost now, or it has nowhere to go or nothing to target."
+        return _paying_refusal(state, seat, action)
     if kind in ("attack", "move", "activate", "cross", "block") and "creature" in action:
         return "That creature cannot do that now (it is resting, has moved, or is not yours)."
     if kind in ("shield", "cross"):
@@ -219,6 +219,26 @@ def refusal(state: State, seat: int, action: Any) -> str:
     if kind == "target":
         return "That is not a legal target for this effect."
     return "That action is not one of the choices open to you now."
+
+
+def _paying_refusal(state: State, seat: int, action: Mapping[str, Any]) -> str:
+    """Why a ``summon`` or ``cast`` of a card in hand is refused: a missing or wrong ``pay``
+    is named with the payments that would do, a fort that cannot take the creature with the
+    forts that can; else the card cannot be paid for, placed or aimed now."""
+    kind, card = action["type"], action["card"]
+    listed = [a for a in legal_actions(state, seat) if a["type"] == kind and a["card"] == card]
+    pays = sorted({tuple(a["pay"]) for a in listed if "pay" in a})
+    ways = "; ".join(f"[{', '.join(pay)}]" if pay else "[] (it costs nothing)" for pay in pays)
+    if pays and "pay" not in action:
+        return f"'pay' is missing: name the resources (by colour) to rest for that card; it may be paid with {ways}."
+    if pays and not any(list(pay) == action["pay"] for pay in pays):
+        return f"That 'pay' does not pay for that card now; it may be paid with {ways}."
+    if listed and not pays and "pay" in action:
+        return "Under rules revision 1 the cost is paid for you: leave 'pay' out."
+    forts = sorted({a["fort"] for a in listed if "fort" in a})
+    if kind == "summon" and forts and action.get("fort") not in forts:
+        return f"That creature cannot go to that fort now; it may go to fort {', '.join(map(str, forts))}."
+    return "You cannot pay that card's cost now, or it has nowhere to go or nothing to target."
 
 
 # ---------------------------------------------------------------- the moves

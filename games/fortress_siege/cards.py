@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from games.base import TABLE_SIZE
 from games.cards import is_red, rank, standard_deck
 
 _DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8"))
@@ -21,7 +23,6 @@ HAND_LIMIT: int = _DATA["limits"]["hand_limit"]["value"]
 DECK_SIZE: int = _DATA["deck"]["size"]
 PLAYERS_PER_SHARED_DECK: int = _DATA["winds_of_fate"]["players_per_deck"]
 MIN_PLAYERS: int = _DATA["players"]["min"]
-MAX_PLAYERS: int = _DATA["players"]["max"]
 BARRAGE_CARDS: int = _DATA["ranks"]["JK"]["fortress_cards"]
 SHIELD_SIZES: dict[int, bool] = {int(size): spec["counterattack"] for size, spec in _DATA["shields"].items()}
 SHIELD_NAMES: dict[int, str] = {int(size): spec["name"] for size, spec in _DATA["shields"].items()}
@@ -76,8 +77,31 @@ def deck_ids(deck: int) -> list[str]:
     return [f"{code}.{deck}" for code in standard_deck(jokers=True)]
 
 
-FACTS: dict[str, CardFacts] = {
-    facts.id: facts
-    for deck in range(MAX_PLAYERS)
-    for facts in (_facts(code, deck) for code in standard_deck(jokers=True))
-}
+@lru_cache(maxsize=64)
+def _deck_facts(deck: int) -> dict[str, CardFacts]:
+    return {facts.id: facts for facts in (_facts(code, deck) for code in standard_deck(jokers=True))}
+
+
+class CardTable(dict[str, CardFacts]):
+    """Every physical card's ``CardFacts`` by id, for any number of decks: the rulebook
+    sets no largest table, so the decks of the usual tables are kept and a larger table's
+    are made when asked for (kept a while, not for ever: an id in a refused action must
+    not grow the table)."""
+
+    def __missing__(self, card_id: str) -> CardFacts:
+        _, dot, deck = card_id.rpartition(".")
+        if not dot or not (deck.isascii() and deck.isdigit()) or len(deck) > 6 or deck != str(int(deck)):
+            raise KeyError(card_id)
+        return _deck_facts(int(deck))[card_id]
+
+    def __contains__(self, card_id: object) -> bool:
+        if not isinstance(card_id, str):
+            return False
+        try:
+            self[card_id]
+        except KeyError:
+            return False
+        return True
+
+
+FACTS = CardTable({card_id: facts for deck in range(TABLE_SIZE) for card_id, facts in _deck_facts(deck).items()})

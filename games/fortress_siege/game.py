@@ -10,9 +10,9 @@ text for the terminal).
 
 from __future__ import annotations
 
-from games.base import GameBase, Option
+from games.base import TABLE_SIZE, GameBase, Option
 from games.fortress_siege import bot, drawing, faces, rules, view
-from games.fortress_siege.cards import MAX_PLAYERS, MIN_PLAYERS
+from games.fortress_siege.cards import MIN_PLAYERS
 from games.fortress_siege.evolve import EVOLVE
 
 
@@ -25,7 +25,9 @@ class FortressSiege(GameBase):
         "batter the other Fortresses down to their Tombstones: the last Fortress standing wins."
     )
     min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    # "for 2 or more players": the rulebook sets no largest table, the service does.
+    open_ended = True
+    max_players = TABLE_SIZE
     rules_revision = 2
     """Revision 2: "The attacking player must declare a target for each attacking
     character": one attack move sends every armed character its player declares."""

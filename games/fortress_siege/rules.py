@@ -28,7 +28,6 @@ from games.base import (
 from games.fortress_siege.cards import (
     DECK_SIZE,
     FACTS,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYERS_PER_SHARED_DECK,
     deck_ids,
@@ -63,7 +62,7 @@ def fortress_size(players: int, winds_of_fate: bool) -> int:
 
 def check_options(options: Mapping[str, JSON], players: int) -> list[str]:
     decks = options.get("decks")
-    if decks is None or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if decks is None or players < MIN_PLAYERS:
         return []
     if len(decks) != players or not all(isinstance(deck, list) for deck in decks):
         return [f"option 'decks' must hold one list of card ids per player ({players})"]

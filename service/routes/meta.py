@@ -129,6 +129,9 @@ def metrics() -> Response:
 
 @bp.get("/v1/kinds")
 def kinds() -> Response:
+    """Every kind, with the options its games accept (as the kind declares them, ``rules``
+    included) and its largest table (this service's, for a kind whose rulebook sets none)."""
+    table_size = platform().config.max_seats
     out = []
     for key in registry.keys():
         game = registry.get(key)
@@ -139,8 +142,9 @@ def kinds() -> Response:
                 "title": game.title,
                 "summary": game.summary,
                 "min_players": game.min_players,
-                "max_players": game.max_players,
-                "options": [option.as_json() for option in game.options],
+                "max_players": game.most_players(table_size),
+                "open_ended": game.open_ended,
+                "options": [option.as_json() for option in game.accepted_options],
                 "rules_revision": game.rules_revision,
             }
         )

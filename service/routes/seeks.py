@@ -1,9 +1,12 @@
 """Matchmaking over HTTP (``core.seeks``): seek a game, see the open seeks (the lobby),
-cancel one's own. A worker pairs them; each seeker hears ``seek_filled`` on its stream."""
+cancel one's own. A worker pairs them; each seeker hears ``seek_filled`` on its stream. A
+seek is kept before its match is scheduled: with the queue away it waits for the reconcile
+or the next seek of its kind."""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +15,9 @@ from flask import Blueprint, Response, request
 from marshmallow import fields, validate
 
 from core.errors import Code, CommandError
+from core.jobs import QueueUnavailable
 from core.seeks import MAX_WIDTH, OPEN_PER_PLAYER, SEEK_SECONDS, new_id
+from core.seeks import status as seek_status
 from events.store import stamp
 from games import registry
 from service import schemas
@@ -20,6 +25,7 @@ from service.http import body, platform, signed_in
 from service.routes.games import int_arg
 
 bp = Blueprint("seeks", __name__)
+log = logging.getLogger(__name__)
 
 
 class SeekIn(schemas.Strict):
@@ -34,10 +40,14 @@ def _json(payload: Any, status: int = 200) -> Response:
     return Response(json.dumps(payload), status=status, mimetype="application/json")
 
 
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
 def shown(seek: dict[str, Any]) -> dict[str, Any]:
     """A seek as anyone sees it (the lobby): no player id beyond the one its seats would show."""
-    keys = ("id", "kind", "players", "clock", "rated", "width", "rating", "status", "created_at", "game")
-    return {**{k: seek.get(k) for k in keys}, "player": seek["player"]}
+    keys = ("id", "kind", "players", "clock", "rated", "width", "rating", "created_at", "game")
+    return {**{k: seek.get(k) for k in keys}, "status": seek_status(seek, _now_ms()), "player": seek["player"]}
 
 
 @bp.post("/v1/seeks")
@@ -48,11 +58,9 @@ def seek() -> Response:
     if game is None:
         raise CommandError(Code.UNKNOWN_KIND, f"There is no kind '{data['kind']}'.")
     seats = data["players"] or game.min_players
-    if not game.min_players <= seats <= game.max_players:
-        raise CommandError(
-            Code.INVALID_REQUEST, f"{data['kind']} is played by {game.min_players} to {game.max_players} players."
-        )
-    rating = platform().redis.hget(platform().ratings.key("current", data["kind"]), player["id"])
+    most = game.most_players(platform().config.max_seats)
+    if not game.min_players <= seats <= most:
+        raise CommandError(Code.INVALID_REQUEST, f"{data['kind']} is played by {game.min_players} to {most} players.")
     now = datetime.now(UTC)
     record = {
         "id": new_id(),
@@ -61,19 +69,25 @@ def seek() -> Response:
         "clock": data["clock"],
         "rated": data["rated"],
         "width": data["width"],
-        "rating": round(json.loads(rating)["rating"]) if rating else 1500,
+        "rating": platform().seeks.rating(data["kind"], player["id"]),
         "player": {"id": player["id"], "name": player["name"], **({"account": "bot"} if player.get("bot") else {})},
         "status": "open",
         "created_at": stamp(now),
         "created_ms": int(now.timestamp() * 1000),
         "game": None,
     }
-    if not platform().seeks.add(record, OPEN_PER_PLAYER):
+    held = platform().seeks.add(record, OPEN_PER_PLAYER, record["created_ms"] - SEEK_SECONDS * 1000)
+    if held is None:
         raise CommandError(
             Code.RATE_LIMITED,
             f"You have {OPEN_PER_PLAYER} open seeks of {data['kind']}: cancel one or wait for a game.",
         )
-    platform().match_runner.schedule(data["kind"])
+    if held != record["id"]:  # the same seek again (a retry, say): the one open
+        return _json(shown(platform().seeks.get(held) or {**record, "id": held}), 200)
+    try:
+        platform().match_runner.schedule(data["kind"])
+    except QueueUnavailable as error:
+        log.warning("seek %s kept, its match left to the reconcile: %s", record["id"], error)
     return _json(shown(record), 201)
 
 
@@ -82,10 +96,9 @@ def lobby() -> Response:
     kind = request.args.get("kind")
     if not kind or registry.get(kind) is None:
         raise CommandError(Code.INVALID_REQUEST, "kind must name a kind: the open seeks are listed per kind.")
-    limit = int_arg("limit", 50, 1, 200)
-    fresh = int(time.time() * 1000) - SEEK_SECONDS * 1000
-    found = [shown(s) for s in reversed(platform().seeks.open_seeks(kind)) if s["created_ms"] >= fresh][:limit]
-    return _json({"seeks": found})
+    offset, limit = int_arg("offset", 0, 0, 10**9), int_arg("limit", 50, 1, 200)
+    total, found = platform().seeks.lobby(kind, _now_ms() - SEEK_SECONDS * 1000, offset, limit)
+    return _json({"seeks": [shown(s) for s in found], "total": total, "offset": offset, "limit": limit})
 
 
 @bp.get("/v1/seeks/<seek_id>")
@@ -103,6 +116,6 @@ def cancel(seek_id: str) -> Response:
     found = platform().seeks.get(seek_id)
     if found is None or found["player"]["id"] != player["id"]:
         raise CommandError(Code.NOT_FOUND, f"You have no seek {seek_id}.")
-    if not platform().seeks.cancel(found):
-        raise CommandError(Code.GAME_IN_PLAY, "That seek is no longer open: it was taken for a game, or cancelled.")
+    if seek_status(found, _now_ms()) != "open" or not platform().seeks.cancel(found):
+        raise CommandError(Code.GAME_IN_PLAY, "That seek is no longer open: taken for a game, cancelled or expired.")
     return Response(status=204)

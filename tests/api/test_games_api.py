@@ -32,7 +32,15 @@ def test_kinds_list_every_registered_game_with_options(client: FlaskClient) -> N
             "description": "The counter's starting value.",
             "minimum": 0,
             "maximum": 9,
-        }
+        },
+        {
+            "name": "rules",
+            "type": "integer",
+            "default": 1,
+            "description": "The rules revision the game is played under, from 1 to the newest (the default).",
+            "minimum": 1,
+            "maximum": 1,
+        },
     ]
 
 

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from core.config import MOST_SEATS
 from games.cards import standard_deck
 from games.fortress_siege import GAME
-from games.fortress_siege.cards import FACTS, MAX_PLAYERS, MIN_PLAYERS
+from games.fortress_siege.cards import FACTS, MIN_PLAYERS
 from games.fortress_siege.faces import face_key
 from games.fortress_siege.rules import all_cards
 from games.play import random_game
@@ -39,7 +40,7 @@ def card_ids(value: Any) -> Iterator[str]:
 
 @pytest.mark.parametrize("winds_of_fate", [False, True])
 def test_every_card_a_game_can_deal_has_a_face(winds_of_fate: bool) -> None:
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+    for players in range(MIN_PLAYERS, MOST_SEATS + 1):  # the largest table the service can be set to
         for card in all_cards(players, winds_of_fate):
             assert face_key(card) in FACES, card
     assert set(FACES) == set(standard_deck(jokers=True))

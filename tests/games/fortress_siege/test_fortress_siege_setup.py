@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from games.base import InvalidOptions
+from games.base import TABLE_SIZE, InvalidOptions
 from games.fortress_siege import GAME
 from games.fortress_siege.cards import deck_ids
-from games.play import new_game
+from games.play import Playthrough, new_game
 
 from .scenario import deck, idle, scene, start
 
@@ -63,13 +63,19 @@ def test_play_moves_clockwise_from_the_starting_player() -> None:
     assert seen == [1, 2, 0, 1]
 
 
-def test_two_to_six_players() -> None:
-    """ "Fortress is a fantasy combat card game for 2 or more players" (we host up to 6)."""
-    for players in range(2, 7):
+def test_two_or_more_players_up_to_the_services_table_size() -> None:
+    """ "Fortress is a fantasy combat card game for 2 or more players": no largest table in
+    the rules, so the service's table size bounds it (8 unless the service sets another)."""
+    assert GAME.open_ended and GAME.max_players == TABLE_SIZE == 8
+    for players in range(2, 9):
         GAME.validate_options({}, players)
-    for players in (1, 7):
+    for players in (1, 9):
         with pytest.raises(InvalidOptions):
             GAME.validate_options({}, players)
+    GAME.validate_options({}, 12, table_size=12)
+    with pytest.raises(InvalidOptions) as refused:
+        GAME.validate_options({}, 13, table_size=12)
+    assert refused.value.problems == ["Fortress is played by 2 to 12 players, not 13"]
 
 
 def test_a_fixed_deck_game_is_not_a_fair_deal_and_says_so() -> None:
@@ -98,12 +104,17 @@ def test_bad_decks_are_refused_with_every_problem() -> None:
         GAME.validate_options({"decks": [good]}, 2)
 
 
-@pytest.mark.parametrize(("players", "decks", "each"), [(2, 1, 27), (3, 2, 36), (4, 2, 27), (5, 3, 32), (6, 3, 27)])
+@pytest.mark.parametrize(
+    ("players", "decks", "each"),
+    [(2, 1, 27), (3, 2, 36), (4, 2, 27), (5, 3, 32), (6, 3, 27), (7, 4, 30), (8, 4, 27), (12, 6, 27)],
+)
 def test_winds_of_fate_shuffles_one_deck_per_two_players_and_deals_equally(players: int, decks: int, each: int) -> None:
     """Winds of Fate: "2 players = 1 deck, 3-4 players = 2 decks, 5-6 players = 3 decks,
     etc.) and all decks are shuffled together as one and all cards are dealt in equal
     number to all players"."""
-    play = scene(new_game(GAME, players, {"winds_of_fate": True}, random.Random(players)))
+    options = GAME.validate_options({"winds_of_fate": True}, players, table_size=players)
+    events = GAME.setup(options, players, random.Random(players))
+    play = scene(Playthrough(events=events, state=GAME.fold(None, events)))
     fortresses = [p.fortress for p in play.state.players]
     assert [len(f) for f in fortresses] == [each] * players
     everything = [card for f in fortresses for card in f] + list(play.state.set_aside)
