@@ -90,10 +90,16 @@ def test_every_subcommand_finds_the_embedded_redis_of_tablestream_serve(tmp_path
         projector.wait(timeout=30)
         # Failures: one line with a code; --debug (anywhere) shows the traceback.
         one_line_error(run(home, "audit", "no-such-game"), "not_found")
-        one_line_error(run(home, "import", str(home / "missing.ndjson")), "not_found")
+        # A file that is not there is refused with the arguments, before anything is read.
+        missing = run(home, "import", str(home / "missing.ndjson"))
+        assert missing.returncode == 2 and "no such file" in missing.stderr and "Traceback" not in missing.stderr
         one_line_error(run(home, "import", "-", stdin="not json\n"), "invalid_request")
-        debug = run(home, "import", str(home / "missing.ndjson"), "--debug")
-        assert debug.returncode != 0 and "Traceback" in debug.stderr and "FileNotFoundError" in debug.stderr
+        garbled = home / "garbled.ndjson"
+        garbled.write_bytes(b"\xff\xfe\xfa not text\n")
+        undebugged = run(home, "import", str(garbled))
+        assert undebugged.returncode != 0 and "Traceback" not in undebugged.stderr, undebugged.stderr
+        debug = run(home, "import", str(garbled), "--debug")
+        assert debug.returncode != 0 and "Traceback" in debug.stderr and "UnicodeDecodeError" in debug.stderr
     finally:
         stop(server)
     # Stopped: the commands say so again rather than reaching a dead socket.
