@@ -203,7 +203,7 @@ class Commands:
         try:
             result = self.store.append(
                 table.game_id,
-                self._sealed(table, events),
+                self.sealed(table, events),
                 table.version,
                 command_id,
                 prev_hash=table.head_hash,
@@ -221,7 +221,7 @@ class Commands:
         new = self.tables.advance(table, list(result.envelopes), decided)
         if new.status == "finished":
             self._on_the_ledger(new)
-        self._scheduled(new)
+        self.scheduled(new)
         replicated = result.replicated
         if command_id is not None:
             replicated = self.confirm(table.game_id, result.first_version, result.last_version, result.replicated)
@@ -243,7 +243,7 @@ class Commands:
         except LedgerUnavailable as error:
             log.warning("game %s ended; the projector will put it on the ledger: %s", table.game_id, error)
 
-    def _sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
+    def sealed(self, table: Table, events: Sequence[NewEvent]) -> list[NewEvent]:
         """``events`` ready to follow ``table``'s version, hidden values sealed."""
         return seal(table.game, self.vault.seed(table.game_id), events, table.version + 1)
 
@@ -252,7 +252,7 @@ class Commands:
         current = self.tables.load(table.game_id) or table
         return Acted(current, tuple(envelopes), duplicate=True)
 
-    def _scheduled(self, table: Table) -> None:
+    def scheduled(self, table: Table) -> None:
         """The jobs the append calls for (bot turns, timers). A queue away fails no change:
         the change is written, and the reconcile enqueues its jobs once the queue is back."""
         if self.scheduler is None:
@@ -261,6 +261,13 @@ class Commands:
             self.scheduler.after_append(table)
         except QueueUnavailable as error:
             log.warning("game %s at version %s: jobs left to the reconcile: %s", table.game_id, table.version, error)
+
+
+class Part:
+    """A group of commands built on the core: each loads, decides and appends through it."""
+
+    def __init__(self, core: Commands) -> None:
+        self.core = core
 
 
 @dataclass(frozen=True)

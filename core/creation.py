@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, draws_record, new_event, new_game_id, seal
+from core.commands import Commands, Created, Part, draws_record, new_event, new_game_id, seal
 from core.errors import Code, CommandError
 from core.lifecycle import check_lifecycle
 from core.players import account_of
@@ -27,9 +27,11 @@ INVITE_SECONDS = 7 * 24 * 3600  # an invite code lapses a week after the game's 
 MAX_NAME = 64
 
 
-class Creation(Commands):
-    max_seats = TABLE_SIZE
-    """The largest table of a kind whose rulebook sets none (``Config.max_seats``)."""
+class Creation(Part):
+    def __init__(self, core: Commands, max_seats: int = TABLE_SIZE) -> None:
+        super().__init__(core)
+        self.max_seats = max_seats
+        """The largest table of a kind whose rulebook sets none (``Config.max_seats``)."""
 
     def create_game(
         self,
@@ -67,8 +69,8 @@ class Creation(Commands):
         if lifecycle:
             request.append({"lifecycle": dict(lifecycle)})
         fingerprint = hashlib.sha256(canonical_json(request).encode()).hexdigest()
-        deadline = time.monotonic() + self.vault.CLAIM_SECONDS
-        while (record := self.vault.claim_create(command_id, fingerprint)) is not None:
+        deadline = time.monotonic() + self.core.vault.CLAIM_SECONDS
+        while (record := self.core.vault.claim_create(command_id, fingerprint)) is not None:
             if record["fingerprint"] != fingerprint:
                 raise CommandError(
                     Code.IDEMPOTENCY_KEY_REUSED,
@@ -76,10 +78,10 @@ class Creation(Commands):
                 )
             if record["game"] is not None:
                 # Acknowledged only once a replica holds the game (its append's record says).
-                earlier = self.store.command_result(record["game"], command_id)
+                earlier = self.core.store.command_result(record["game"], command_id)
                 if earlier is not None:
-                    self.confirm(record["game"], earlier.first_version, earlier.last_version, earlier.replicated)
-                return Created(self.load(record["game"]), self.vault.created_tokens(command_id, record))
+                    self.core.confirm(record["game"], earlier.first_version, earlier.last_version, earlier.replicated)
+                return Created(self.core.load(record["game"]), self.core.vault.created_tokens(command_id, record))
             if time.monotonic() > deadline:
                 raise CommandError(Code.REQUEST_IN_PROGRESS, "A request with this Idempotency-Key is still running.")
             time.sleep(0.05)  # the first request with this key is creating the game
@@ -98,10 +100,10 @@ class Creation(Commands):
                 lifecycle,
             )
         except BaseException:
-            self.vault.abandon_create(command_id)
+            self.core.vault.abandon_create(command_id)
             raise
-        self.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
-        self.confirm(created.table.game_id, 1, created.table.version, created.replicated)
+        self.core.vault.finish_create(command_id, fingerprint, created.table.game_id, created.tokens)
+        self.core.confirm(created.table.game_id, 1, created.table.version, created.replicated)
         return created
 
     def _create_game(
@@ -170,25 +172,25 @@ class Creation(Commands):
                 **draws_record(rng),
             },
         )
-        self.vault.set_seed(game_id, seed)
+        self.core.vault.set_seed(game_id, seed)
         events = seal(game, seed, [created, *(new_event(e, "system") for e in opening)], 1)
-        result = self.store.append(game_id, events, 0, command_id)
-        table = self.tables.fold(game_id, None, list(result.envelopes))
-        self.tables.remember(table)
-        self.tables.snapshots.put(table)
+        result = self.core.store.append(game_id, events, 0, command_id)
+        table = self.core.tables.fold(game_id, None, list(result.envelopes))
+        self.core.tables.remember(table)
+        self.core.tables.snapshots.put(table)
         # A seat a player holds needs no token: the player's key acts for it. An invite seat's
         # token is its invite code (it lapses, and joining revokes it).
         tokens = {
-            i: self.vault.issue_token(game_id, i)
+            i: self.core.vault.issue_token(game_id, i)
             for i, s in enumerate(seats)
             if not s["bot"] and not s["open"] and not s.get("player")
         }
         tokens |= {
-            i: self.vault.issue_token(game_id, i, seconds=INVITE_SECONDS)
+            i: self.core.vault.issue_token(game_id, i, seconds=INVITE_SECONDS)
             for i, s in enumerate(seats)
             if s.get("invite")
         }
-        self._scheduled(table)
+        self.core.scheduled(table)
         return Created(table, tokens, result.replicated)
 
     def join(
@@ -204,7 +206,7 @@ class Creation(Commands):
         and no token: the player's key acts for the seat). A reserved seat takes only its
         player; an invite seat only its code; a rematch's seat kept for a seat token's holder
         only the caller who held (``held``) that seat of the game rematched."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         if not 0 <= seat < len(table.seats):
             raise CommandError(Code.NOT_FOUND, f"Game {game_id} has no seat {seat}.")
         wanted = table.seats[seat]
@@ -218,7 +220,7 @@ class Creation(Commands):
             raise CommandError(Code.NOT_YOUR_SEAT, f"Seat {seat} is reserved for another player.")
         if wanted.rematch_seat is not None and (player is not None or held != wanted.rematch_seat):
             raise CommandError(Code.NOT_YOUR_SEAT, f"Seat {seat} is kept for the holder of the game rematched.")
-        if wanted.invite and (invite is None or self.vault.owner(invite) != (game_id, seat)):
+        if wanted.invite and (invite is None or self.core.vault.owner(invite) != (game_id, seat)):
             raise CommandError(
                 Code.NOT_YOUR_SEAT, f"Seat {seat} opens only with its invite code (used once; it lapses)."
             )
@@ -228,27 +230,27 @@ class Creation(Commands):
             data["player"] = player["id"]
             data |= account_of(player)
         try:
-            result = self.store.append(
+            result = self.core.store.append(
                 game_id,
-                self._sealed(table, [NewEvent("SeatTaken", data, seat, "human")]),
+                self.core.sealed(table, [NewEvent("SeatTaken", data, seat, "human")]),
                 table.version,
                 prev_hash=table.head_hash,
             )
         except VersionConflict:
             raise CommandError(Code.SEAT_TAKEN, f"Seat {seat} was taken by someone else; try another.") from None
         if wanted.invite:
-            self.vault.revoke(game_id, seat)  # the code served once
-        token = self.vault.issue_token(game_id, seat) if player is None else None
-        table = self.tables.advance(table, list(result.envelopes))
-        self._scheduled(table)
+            self.core.vault.revoke(game_id, seat)  # the code served once
+        token = self.core.vault.issue_token(game_id, seat) if player is None else None
+        table = self.core.tables.advance(table, list(result.envelopes))
+        self.core.scheduled(table)
         return table, token
 
     def claim(self, game_id: str, seat: int, token: str, player: Mapping[str, Any]) -> Table:
         """``player`` takes over the seat ``token`` acts for: from now on the
         player's key acts for it and the token does not. Not once the game has ended: its
         final head is on the ledger."""
-        table = self.load(game_id)
-        if self.vault.owner(token) != (game_id, seat):
+        table = self.core.load(game_id)
+        if self.core.vault.owner(token) != (game_id, seat):
             raise CommandError(Code.NOT_YOUR_SEAT, f"That token does not act for seat {seat} of game {game_id}.")
         if table.status == "finished":
             raise CommandError(Code.GAME_OVER, "The game is over: its seats can no longer be claimed.")
@@ -257,11 +259,13 @@ class Creation(Commands):
         self._not_seated(table, player)
         event = NewEvent("SeatClaimed", {"seat": seat, "player": player["id"], **account_of(player)}, seat, "human")
         try:
-            result = self.store.append(game_id, self._sealed(table, [event]), table.version, prev_hash=table.head_hash)
+            result = self.core.store.append(
+                game_id, self.core.sealed(table, [event]), table.version, prev_hash=table.head_hash
+            )
         except VersionConflict:
             raise CommandError(Code.STALE_VERSION, "The game moved on while claiming; try again.") from None
-        self.vault.revoke(game_id, seat)
-        return self.tables.advance(table, list(result.envelopes))
+        self.core.vault.revoke(game_id, seat)
+        return self.core.tables.advance(table, list(result.envelopes))
 
     def rematch(self, game_id: str, seat: int, player: Mapping[str, Any] | None) -> tuple[Table, int, str | None]:
         """Offer a rematch of the finished game, or accept the one offered: ``seat`` (held by
@@ -271,17 +275,17 @@ class Creation(Commands):
         sit from the first). One rematch per game, however many seats ask at once. Returns
         the rematch, the caller's seat in it and, for a seat token's holder, the new seat's
         token (asked again, a new one: the first answer may have been lost)."""
-        old = self.load(game_id)
+        old = self.core.load(game_id)
         if old.status != "finished":
             raise CommandError(Code.GAME_IN_PLAY, "A rematch can be offered only once the game is over.")
         rematch_id = self._rematch_game(old)
         new_seat = (seat - 1) % len(old.seats)
-        table = self.load(rematch_id)
+        table = self.core.load(rematch_id)
         if not table.seats[new_seat].open:  # accepted already: nothing to append
             token = None
             if player is None:
-                self.vault.revoke(rematch_id, new_seat)
-                token = self.vault.issue_token(rematch_id, new_seat)
+                self.core.vault.revoke(rematch_id, new_seat)
+                token = self.core.vault.issue_token(rematch_id, new_seat)
             return table, new_seat, token
         name = old.seats[seat].name if player is None else None
         table, token = self.join(rematch_id, new_seat, name, player, held=seat if player is None else None)
@@ -289,12 +293,12 @@ class Creation(Commands):
 
     def _rematch_game(self, old: Table) -> str:
         """The id of ``old``'s rematch, made by this request if no other made it first."""
-        deadline = time.monotonic() + self.vault.CLAIM_SECONDS
+        deadline = time.monotonic() + self.core.vault.CLAIM_SECONDS
         while True:
-            link = self.vault.rematch(old.game_id)
-            if link is not None and link != self.vault.PENDING:
+            link = self.core.vault.rematch(old.game_id)
+            if link is not None and link != self.core.vault.PENDING:
                 return link
-            if link is None and self.vault.claim_rematch(old.game_id):
+            if link is None and self.core.vault.claim_rematch(old.game_id):
                 break
             if time.monotonic() > deadline:
                 raise CommandError(Code.REQUEST_IN_PROGRESS, "The rematch is being made; ask again in a moment.")
@@ -311,9 +315,9 @@ class Creation(Commands):
                 lifecycle=_chosen(old.lifecycle),
             )
         except BaseException:
-            self.vault.link_rematch(old.game_id, None)
+            self.core.vault.link_rematch(old.game_id, None)
             raise
-        self.vault.link_rematch(old.game_id, created.table.game_id)
+        self.core.vault.link_rematch(old.game_id, created.table.game_id)
         return created.table.game_id
 
     @staticmethod

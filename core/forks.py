@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.commands import Commands, Created, draws_record, new_game_id, seal
+from core.commands import Created, Part, draws_record, new_game_id, seal
 from core.creation import check_players
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
@@ -16,7 +16,7 @@ from games.rng import commitment, derive_rng
 from projections.table import between_commands
 
 
-class Forks(Commands):
+class Forks(Part):
     def fork(
         self,
         game_id: str,
@@ -28,13 +28,13 @@ class Forks(Commands):
         forks exactly; a game in play forks only from ``seat``'s point of view, every
         card hidden from it re-dealt from a fresh seed. Its seats (``players``, else the
         game's names and bots) hold no player unless the caller names one."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         if not 1 <= at_version <= table.version:
             raise CommandError(Code.INVALID_REQUEST, f"at_version must be between 1 and {table.version}.")
-        past = self.tables.at(game_id, at_version)
+        past = self.core.tables.at(game_id, at_version)
         if past is None or past.state is None:
             raise CommandError(Code.INVALID_REQUEST, f"Version {at_version} is before the deal.")
-        around = self.store.read(game_id, after=at_version - 1, limit=2)
+        around = self.core.store.read(game_id, after=at_version - 1, limit=2)
         if not between_commands(around[1].type if len(around) == 2 else None):
             # Inside a command (the deal, an action's effects) the state is half-made: a
             # game forked there may have nobody to act, ever.
@@ -83,10 +83,12 @@ class Forks(Commands):
                 **redeal,
             },
         )
-        self.vault.set_seed(fork_id, seed)
-        result = self.store.append(fork_id, seal(game, seed, [first], 1), 0)
-        new = self.tables.fold(fork_id, None, list(result.envelopes))
-        self.tables.remember(new)
-        tokens = {i: self.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]}
-        self._scheduled(new)
+        self.core.vault.set_seed(fork_id, seed)
+        result = self.core.store.append(fork_id, seal(game, seed, [first], 1), 0)
+        new = self.core.tables.fold(fork_id, None, list(result.envelopes))
+        self.core.tables.remember(new)
+        tokens = {
+            i: self.core.vault.issue_token(fork_id, i) for i, s in enumerate(seats) if not s["bot"] and not s["open"]
+        }
+        self.core.scheduled(new)
         return Created(new, tokens)

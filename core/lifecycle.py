@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from core.commands import Acted, Commands
+from core.commands import Acted, Part
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
 from projections.lifecycle import (
@@ -29,7 +29,7 @@ from projections.lifecycle import (
 from projections.table import Table
 
 
-class Lifecycle(Commands):
+class Lifecycle(Part):
     """Resign, abort, flag, abandon, expire: the endings a seat or the scheduler asks for."""
 
     def act(
@@ -44,7 +44,7 @@ class Lifecycle(Commands):
         """As ``Commands.act``; a move whose seat's clock has run out is refused, and the
         flag falls there and then (the scheduler's check may not have run yet)."""
         try:
-            return super().act(game_id, seat, action, expected_version, command_id, actor)
+            return self.core.act(game_id, seat, action, expected_version, command_id, actor)
         except CommandError as error:
             if error.code == Code.OUT_OF_TIME:
                 self.flag(game_id, seat)
@@ -53,14 +53,14 @@ class Lifecycle(Commands):
     def resign(self, game_id: str, seat: int) -> Acted:
         """``seat`` resigns: with one competitor left, that one wins; with more, the seat
         is out (or its bot plays on, by the game's ``on_leave``). Once only."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         self._playing(table, seat, "resign")
         return self._leave(table, seat, "Resigned", "resignation", {"seat": seat}, actor="human")
 
     def offer_draw(self, game_id: str, seat: int) -> Acted:
         """``seat`` offers to end the game with a shared result among the seats still in:
         each of the others must accept (``answer_draw``); a move by anyone withdraws it."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         self._playing(table, seat, "offer a draw")
         refusal = shared_result_refusal(table)
         if refusal is not None:
@@ -73,12 +73,12 @@ class Lifecycle(Commands):
                 Code.INVALID_REQUEST, "The bots at this table never agree to end the game: they play on to the end."
             )
         offer = secrets.token_urlsafe(6)
-        return self.append_system(table, [NewEvent("DrawOffered", {"id": offer, "by": seat}, seat, "human")])
+        return self.core.append_system(table, [NewEvent("DrawOffered", {"id": offer, "by": seat}, seat, "human")])
 
     def answer_draw(self, game_id: str, seat: int, offer: str, accept: bool) -> Acted:
         """``seat`` accepts or declines the pending offer (its maker's decline withdraws it);
         the last acceptance ends the game, every seat still in sharing the result."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         self._playing(table, seat, "answer an offer")
         pending = table.draw
         if pending is None or pending.id != offer:
@@ -91,14 +91,14 @@ class Lifecycle(Commands):
             outcome = ending_outcome(agreed, NewEvent("DrawAgreed", {"id": offer}), None)
             events += [
                 NewEvent("DrawAgreed", {"id": offer}),
-                NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.vault.seed(game_id)}),
+                NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.core.vault.seed(game_id)}),
             ]
-        return self.append_system(table, events)
+        return self.core.append_system(table, events)
 
     def abort(self, game_id: str, seat: int | None, reason: str | None = None) -> Acted:
         """End the game with no result: while a seat is open, or before every seat has
         moved once. ``seat`` None: the scheduler (open seats expired)."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         if table.status == "finished":
             raise CommandError(Code.GAME_OVER, "The game is over.", version=table.version)
         if not table.may_abort():
@@ -110,18 +110,18 @@ class Lifecycle(Commands):
         outcome = final_outcome(table, {"winners": [], "scores": [], "reason": why}, "abort")
         events = [
             NewEvent("Aborted", {"by": seat, "reason": why}, seat, "human" if seat is not None else "system"),
-            NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.vault.seed(game_id)}),
+            NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.core.vault.seed(game_id)}),
         ]
-        return self.append_system(table, events)
+        return self.core.append_system(table, events)
 
     def expire_open(self, game_id: str) -> str:
         """The scheduler's check once a game's open seats have had their time: a game still
         open then is aborted."""
-        table = self.tables.load(game_id)
+        table = self.core.tables.load(game_id)
         if table is None or table.status != "open":
             return "started or gone"
         settings = table.lifecycle or {}
-        if ms(table.created_at) + int(settings.get("open_seconds", 0)) * 1000 > self.now_ms():
+        if ms(table.created_at) + int(settings.get("open_seconds", 0)) * 1000 > self.core.now_ms():
             return "not yet"
         try:
             self.abort(game_id, None, "Aborted: its open seats were not taken in time.")
@@ -134,10 +134,10 @@ class Lifecycle(Commands):
     def flag(self, game_id: str, seat: int) -> str:
         """The scheduler's check at a clock's deadline: a seat whose time has run out
         leaves the game (``FlagFell``); one that moved meanwhile keeps playing."""
-        table = self.tables.load(game_id)
+        table = self.core.tables.load(game_id)
         if table is None or table.status != "active" or table.clock is None or table.seats[seat].left:
             return "moved on"
-        if table.clock.since[seat] is None or table.clock.left(seat, self.now_ms()) > 0:
+        if table.clock.since[seat] is None or table.clock.left(seat, self.core.now_ms()) > 0:
             return "time left"
         try:
             self._leave(table, seat, "FlagFell", "time", {"seat": seat}, actor="system")
@@ -153,14 +153,14 @@ class Lifecycle(Commands):
             table.clock is not None
             and table.status == "active"
             and table.clock.since[seat] is not None
-            and table.clock.left(seat, self.now_ms()) <= 0
+            and table.clock.left(seat, self.core.now_ms()) <= 0
         )
 
     def abandoned(self, game_id: str, seat: int) -> str:
         """After the turn timer played for ``seat``: a seat whose last ``abandon_after``
         turns the timer played, with no move of its own, has abandoned the game (a turn of
         several moves counts once)."""
-        table = self.tables.load(game_id)
+        table = self.core.tables.load(game_id)
         limit = (table.lifecycle or {}).get("abandon_after") if table is not None else None
         if table is None or table.status != "active" or not limit or table.seats[seat].left:
             return "playing"
@@ -192,8 +192,8 @@ class Lifecycle(Commands):
                 "reason": leaving_reason(ending, seat, staying),
             }
             outcome = final_outcome(table, result, ending, left=[seat])
-            events.append(NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.vault.seed(table.game_id)}))
-        return self.append_system(table, events)
+            events.append(NewEvent("SeedRevealed", {"outcome": outcome, "seed": self.core.vault.seed(table.game_id)}))
+        return self.core.append_system(table, events)
 
 
 def check_lifecycle(

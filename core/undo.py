@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
-from core.commands import Acted, Commands
+from core.commands import Acted, Part
 from core.errors import Code, CommandError
 from events.envelope import NewEvent
 from events.store import stamp
@@ -15,11 +15,11 @@ from games.base import GameEvent
 from projections.table import PLATFORM_EVENTS, Table, between_commands
 
 
-class Undo(Commands):
+class Undo(Part):
     def request_undo(self, game_id: str, seat: int, to_version: int, now: datetime, ttl_seconds: int) -> Acted:
         """Ask to return the game to ``to_version``. Bots agree at once; when no other
         human must agree, the game is rewound in the same command."""
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         self._check_undo_target(table, to_version)
         if table.undo is not None and stamp(now) < table.undo.expires_at:
             raise CommandError(Code.UNDO_PENDING, "Another undo request is waiting for answers.")
@@ -40,10 +40,10 @@ class Undo(Commands):
         ]
         if agreed >= set(range(len(table.seats))):
             events.append(NewEvent("Rewound", {"to_version": to_version, "request": request_id}))
-        return self.append_system(table, events)
+        return self.core.append_system(table, events)
 
     def answer_undo(self, game_id: str, seat: int, request_id: str, accept: bool, now: datetime) -> Acted:
-        table = self.load(game_id)
+        table = self.core.load(game_id)
         request = table.undo
         if request is None or request.id != request_id:
             raise CommandError(Code.NOT_FOUND, "There is no such pending undo request (an action since clears it).")
@@ -55,7 +55,7 @@ class Undo(Commands):
         if accept and request.accepted | {seat} >= set(range(len(table.seats))):
             self._check_undo_target(table, request.to_version)
             events.append(NewEvent("Rewound", {"to_version": request.to_version, "request": request_id}))
-        return self.append_system(table, events)
+        return self.core.append_system(table, events)
 
     def undo_offer(self, table: Table, seat: int, now: datetime) -> dict[str, object]:
         """Whether ``seat`` could ask to undo its last move now, so a client offers undo
@@ -69,7 +69,7 @@ class Undo(Commands):
         if table.undo is not None and stamp(now) < table.undo.expires_at:
             return {"to_version": None, "reason": "An undo request is already waiting for answers."}
         moves: list[int] = []
-        for envelope in self.store.read(table.game_id, after=table.last_irreversible):
+        for envelope in self.core.store.read(table.game_id, after=table.last_irreversible):
             if envelope.type == "Rewound":
                 moves = [v for v in moves if v <= envelope.data["to_version"]]
             elif envelope.type == "ActionTaken" and envelope.seat == seat and envelope.actor != "timeout":
@@ -91,7 +91,7 @@ class Undo(Commands):
             )
         if not 1 <= to_version < table.version:
             raise CommandError(Code.INVALID_REQUEST, f"to_version must be between 1 and {table.version - 1}.")
-        later = self.store.read(table.game_id, after=to_version)
+        later = self.core.store.read(table.game_id, after=to_version)
         game = table.game
         for envelope in later:
             if envelope.type in PLATFORM_EVENTS:

@@ -98,9 +98,8 @@ class Platform:
         self.ledger = Ledger(
             client, prefix=config.prefix, origin=config.log_origin, key=config.log_key, witnesses=config.witnesses
         )
-        self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger)
+        self.handler = Handler(self.store, self.tables, self.vault, scheduler, self.ledger, config.max_seats)
         self.handler.unreplicated = config.unreplicated
-        self.handler.max_seats = config.max_seats
         self.jobs: LongJobs = NoJobs()
         self.read_models = ReadModels(client, config.prefix, config.feed_partitions)
         self.players = Players(RedisPlayerStore(client, config.prefix))

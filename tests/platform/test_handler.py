@@ -10,8 +10,13 @@ import uuid
 import fakeredis
 import pytest
 
+from core.commands import Commands
+from core.creation import Creation
 from core.errors import CommandError
+from core.forks import Forks
 from core.handler import Handler
+from core.lifecycle import Lifecycle
+from core.undo import Undo
 from events.memory import MemoryEventStore
 from events.redis_store import RedisEventStore
 from games.rng import commitment
@@ -235,3 +240,22 @@ def test_a_process_whose_cached_table_is_behind_the_log_answers_stale_and_append
     again = h.act(gid, 1, {"type": "draw"}, v + 2, "k")
     assert again.duplicate and [e.hash for e in again.envelopes] == [e.hash for e in retried.envelopes]
     assert h.store.last_version(gid) == retried.version
+
+
+def test_the_handler_names_every_command_of_every_part_and_the_parts_share_one_core() -> None:
+    """The handler is composed, not inherited: each part (creation, endings, undo, forks)
+    is built on the one core, and every public command of a part is the handler's, bound
+    to that part, so a command added to a part cannot be left unreachable."""
+    client = fakeredis.FakeRedis()
+    store = MemoryEventStore()
+    handler = Handler(store, Tables(store, RedisSnapshots(client)), RedisVault(client))
+    parts = {}
+    for part_class in (Creation, Lifecycle, Undo, Forks):
+        assert not issubclass(part_class, Commands), f"{part_class.__name__} inherits the core"
+        for name, member in vars(part_class).items():
+            if callable(member) and not name.startswith("_"):
+                command = getattr(handler, name)
+                assert command.__func__ is member, f"handler.{name} is not {part_class.__name__}.{name}"
+                parts[part_class] = command.__self__
+    assert {part.core for part in parts.values()} == {handler.core}
+    assert handler.act.__func__ is Lifecycle.act  # a move goes through the clock's check
