@@ -159,9 +159,9 @@ def rules_of(options: Mapping[str, JSON]) -> int:
     return revision if isinstance(revision, int) else 1
 
 
-@runtime_checkable
-class Game(Protocol):
-    """The contract of one game kind. Every function is pure."""
+class Decider(Protocol):
+    """The contract of one game kind, as the design names it: the facts a lobby shows, and
+    the pure functions the platform plays a game with. Every function is pure."""
 
     key: str
     title: str
@@ -171,24 +171,6 @@ class Game(Protocol):
     open_ended: bool
     options: tuple[Option, ...]
     rules_revision: int
-
-    @property
-    def accepted_options(self) -> tuple[Option, ...]:
-        """Every option ``validate_options`` accepts: the kind's own, then ``rules``."""
-        ...
-
-    def most_players(self, table_size: int | None = None) -> int:
-        """The largest table: ``max_players``, or for an open-ended kind the service's
-        ``table_size`` when it gives one."""
-        ...
-
-    def validate_options(
-        self, options: Mapping[str, JSON] | None, players: int, table_size: int | None = None
-    ) -> dict[str, JSON]:
-        """Options with defaults filled in; raise ``InvalidOptions`` listing every problem
-        (unknown names, wrong types, a player count the game does not support, ...).
-        ``table_size``: the service's largest table, for an open-ended kind."""
-        ...
 
     def setup(self, options: Mapping[str, JSON], players: int, rng: random.Random) -> list[GameEvent]:
         """The opening events: seating, shuffles and the deal, written out in full."""
@@ -210,11 +192,6 @@ class Game(Protocol):
         """Validate ``action`` and return its events; raise ``IllegalAction`` otherwise."""
         ...
 
-    def decision(self, state: State, seat: int, action: Action, rng: random.Random) -> Decision:
-        """``decide``, with the state after its events (each folded once, as it was made):
-        the one way the platform, the audit and the bots decide an action."""
-        ...
-
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may see (``None``: a spectator). JSON values only."""
         ...
@@ -227,6 +204,58 @@ class Game(Protocol):
         """``None`` while in play, else ``{"winners": [seat], "scores": [number], "reason": str}``."""
         ...
 
+
+class Derived(Protocol):
+    """What ``GameBase`` works out from a kind's facts and its decider, the same for every
+    kind: no game writes these."""
+
+    @property
+    def accepted_options(self) -> tuple[Option, ...]:
+        """Every option ``validate_options`` accepts: the kind's own, then ``rules``."""
+        ...
+
+    def most_players(self, table_size: int | None = None) -> int:
+        """The largest table: ``max_players``, or for an open-ended kind the service's
+        ``table_size`` when it gives one."""
+        ...
+
+    def validate_options(
+        self, options: Mapping[str, JSON] | None, players: int, table_size: int | None = None
+    ) -> dict[str, JSON]:
+        """Options with defaults filled in; raise ``InvalidOptions`` listing every problem
+        (unknown names, wrong types, a player count the game does not support, ...).
+        ``table_size``: the service's largest table, for an open-ended kind."""
+        ...
+
+    def decision(self, state: State, seat: int, action: Action, rng: random.Random) -> Decision:
+        """``decide``, with the state after its events (each folded once, as it was made):
+        the one way the platform, the audit and the bots decide an action."""
+        ...
+
+
+class Audited(Protocol):
+    """What the platform's promises about fairness need from a kind: undo never crosses a
+    draw, a fixed deal is said to be one, and the secrecy tests know what is hidden."""
+
+    def irreversible(self, event: GameEvent) -> bool:
+        """True when the event reveals or draws something (a draw, shuffle, roll, reveal):
+        undo never crosses it."""
+        ...
+
+    def fair_deal(self, options: Mapping[str, JSON]) -> bool:
+        """False when an option fixed the cards (an explicit ``deck`` for tutorials and
+        scenario tests): the public summary says so."""
+        ...
+
+    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
+        """Card ids hidden from ``seat`` now that appear nowhere public: none of these may
+        appear as a JSON string in anything sent to ``seat`` (the leak tests scan for them)."""
+        ...
+
+
+class Searched(Protocol):
+    """What the bots need of a kind besides its rules (the kind's ``bot`` module)."""
+
     def evaluate(self, state: State, seat: int) -> float:
         """How good ``state`` is for ``seat``, in [0, 1] (used by the greedy bot)."""
         ...
@@ -236,10 +265,9 @@ class Game(Protocol):
         ``seat`` re-dealt at random among the places it could be (used by ISMCTS and forks)."""
         ...
 
-    def fair_deal(self, options: Mapping[str, JSON]) -> bool:
-        """False when an option fixed the cards (an explicit ``deck`` for tutorials and
-        scenario tests): the public summary says so."""
-        ...
+
+class Presented(Protocol):
+    """What clients are shown besides a seat's view (the kind's ``faces`` and ``view``)."""
 
     def card_faces(self) -> dict[str, dict[str, JSON]]:
         """Every card of the kind as its face shows it (public data, for clients)."""
@@ -249,15 +277,11 @@ class Game(Protocol):
         """The view once the game is over: every hand shown."""
         ...
 
-    def irreversible(self, event: GameEvent) -> bool:
-        """True when the event reveals or draws something (a draw, shuffle, roll, reveal):
-        undo never crosses it."""
-        ...
 
-    def secrets(self, state: State, seat: int | None) -> frozenset[str]:
-        """Card ids hidden from ``seat`` now that appear nowhere public: none of these may
-        appear as a JSON string in anything sent to ``seat`` (the leak tests scan for them)."""
-        ...
+@runtime_checkable
+class Game(Decider, Derived, Audited, Searched, Presented, Protocol):
+    """A kind as the platform plays it: the decider the design names, what ``GameBase``
+    derives from it, and three small parts for the audit, the bots and the clients."""
 
 
 # -- the rules kit: one shape for every game ------------------------------------------

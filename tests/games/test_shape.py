@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from games import registry
-from games.base import HANDED_OVER, GameBase
+from games.base import HANDED_OVER, Audited, Decider, Derived, Game, GameBase, Presented, Searched
 
 ROOT = Path(__file__).resolve().parents[2]
 HOMES = {
@@ -164,3 +164,37 @@ def test_the_game_object_calls_its_modules_functions_themselves(package: str) ->
                 method = method.__wrapped__
             assert method == expected, f"{package}: {name} is not {part}.{name}"
     assert game.ismcts_iterations == game.bot_module.ISMCTS_ITERATIONS
+
+
+DESIGN_DECIDER = {"setup", "evolve", "to_act", "legal_actions", "decide", "view", "redact", "outcome"}
+"""The functions the design's game contract names (besides the facts and options schema)."""
+
+
+def protocol_functions(protocol: type) -> set[str]:
+    members = vars(protocol).items()
+    return {
+        name
+        for name, member in members
+        if not name.startswith("_") and (callable(member) or isinstance(member, property))
+    }
+
+
+def test_the_game_protocol_is_the_design_s_decider_and_small_named_parts() -> None:
+    # The decider is exactly the design's functions; everything else the platform asks of a
+    # kind sits in a part named for who needs it, and the parts do not overlap.
+    assert protocol_functions(Decider) == DESIGN_DECIDER
+    parts = [Decider, Derived, Audited, Searched, Presented]
+    assert set(Game.__mro__[1:]) >= set(parts)
+    named = [protocol_functions(part) for part in parts]
+    assert sum(len(n) for n in named) == len(set().union(*named)), "a function is in two parts"
+    assert max(len(n) for n in named[2:]) <= 3
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_kind_writes_what_game_base_derives(package: str) -> None:
+    # The derived part is the same for every kind: a kind that wrote its own would depart
+    # from the options' declarations (GET /v1/kinds) or from the one way to decide.
+    game = importlib.import_module(package).GAME
+    assert isinstance(game, Game)
+    for name in protocol_functions(Derived):
+        assert getattr(type(game), name) is getattr(GameBase, name), f"{package} writes its own {name}"
