@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from events.envelope import ChainReport, Envelope, NewEvent, verify_chain
+from events.envelope import GENESIS_HASH, ChainReport, Envelope, NewEvent, verify_chain
 
 DEDUP_SECONDS = 7 * 24 * 3600
 
@@ -259,8 +259,6 @@ class EventStore(abc.ABC):
 
     def head(self, game_id: str) -> tuple[int, str]:
         """``(last version, its hash)``."""
-        from events.envelope import GENESIS_HASH
-
         version = self.last_version(game_id)
         if version == 0:
             return 0, GENESIS_HASH

@@ -7,18 +7,18 @@ module-level ``GAME``; nothing else names it.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from functools import cache
 
 from games.base import Game
+from games.codec import allow
 
 _registered: dict[str, Game] = {}
 
 
 def register(game: Game) -> Game:
     """Add a game that lives outside ``games/`` (the platform tests' tiny game)."""
-    from games.codec import allow
-
     _registered[game.key] = game
     allow(type(game).__module__)
     return game
@@ -30,10 +30,8 @@ def all_games() -> dict[str, Game]:
 
 @cache
 def _packaged() -> dict[str, Game]:
-    import games
-
     found: dict[str, Game] = {}
-    for module in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+    for module in sorted(pkgutil.iter_modules([os.path.dirname(__file__)]), key=lambda m: m.name):
         if not module.ispkg:
             continue
         package = importlib.import_module(f"games.{module.name}")

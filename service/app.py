@@ -12,6 +12,22 @@ from core.errors import Code, CommandError, log_damaged
 from events.store import LogDamaged
 from service.http import cors_headers, over_limit_gate, problem, rate_limit
 from service.metrics import observe_request
+from service.query import unknown
+from service.routes import (
+    chat,
+    client,
+    games,
+    history,
+    lifecycle,
+    meta,
+    moderation,
+    players,
+    rematch,
+    seeks,
+    tournaments,
+    webhooks,
+)
+from service.routes.meta import spec_text
 from stores.platform import Platform
 
 HTTP_CODES = {
@@ -24,9 +40,6 @@ HTTP_CODES = {
 
 
 def _check_query(rule: str) -> None:
-    from service.query import unknown
-    from service.routes.meta import spec_text
-
     found = unknown(spec_text(), rule, request.method, list(request.args))
     if found is not None:
         extra, known = found
@@ -44,21 +57,6 @@ def create_app(config: Config | None = None, platform: Platform | None = None) -
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
-
-    from service.routes import (
-        chat,
-        client,
-        games,
-        history,
-        lifecycle,
-        meta,
-        moderation,
-        players,
-        rematch,
-        seeks,
-        tournaments,
-        webhooks,
-    )
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from events.transparency import Signer, cosign, witness_vkey
 from service.cli_arguments import readable_file, seconds, state_file, web_address
 from service.verifier import Note, _loads, consistency_ok, parse_note, parse_vkey, signed_by
 
@@ -122,8 +123,6 @@ def tie(fetch: Fetch, kept_text: str, shown_text: str, log_key: str) -> None:
 
 def cosignature(name: str, seed: bytes, note_text: str, timestamp: int) -> str:
     """The cosignature line of ``name``'s key over ``note_text``'s checkpoint at ``timestamp``."""
-    from events.transparency import cosign
-
     note = parse_note(note_text)
     assert note is not None
     return cosign(name, seed, note.text, timestamp)
@@ -217,8 +216,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seed = base64.b64decode(args.key.read_text().strip()) if args.key else None
     if seed is not None:
-        from events.transparency import Signer, witness_vkey
-
         # What the service's operator adds to TABLESTREAM_WITNESSES to keep this witness's cosignatures.
         print(f"witness key: {witness_vkey(args.name, Signer(args.name, seed).public_key)}", flush=True)
     witness = Witness(args.state, fetch, post if seed else None, args.name, seed)

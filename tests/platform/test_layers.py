@@ -6,6 +6,7 @@ that crosses a layer, planted in a copy of the tree, breaks it."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -75,3 +76,37 @@ def test_an_import_across_a_layer_breaks_the_check(tmp_path: Path, module: str, 
     assert result.returncode != 0, result.stdout
     broken = result.stdout.split("Broken contracts", 1)[-1]
     assert contract in broken and planted.split()[-1].split(".")[0] in broken, result.stdout
+
+
+OURS = ("games", "events", "projections", "core", "stores", "service", "workers")
+LAZY_ENTRY_POINTS = {"service/cli.py", "service/tooling_cli.py", "service/admin_cli.py"}
+"""The command lines import what a subcommand needs when it runs, so that ``--help`` and
+a quick subcommand start fast; nothing else imports our modules inside a function."""
+
+
+def imports_inside_functions(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in ast.walk(node):
+            names = []
+            if isinstance(inner, ast.ImportFrom) and inner.module and inner.level == 0:
+                names = [inner.module]
+            elif isinstance(inner, ast.Import):
+                names = [alias.name for alias in inner.names]
+            found += [f"{name} (line {inner.lineno})" for name in names if name.split(".")[0] in OURS]
+    return found
+
+
+def test_no_module_hides_an_import_of_ours_inside_a_function() -> None:
+    # An import inside a function is how a cycle hides from the layer contracts: with
+    # every import at the top, ``lint-imports`` sees each dependency, and a cycle fails
+    # at import time instead of at the first call.
+    hidden = {
+        str(path.relative_to(ROOT)): found
+        for package in OURS
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in LAZY_ENTRY_POINTS and (found := imports_inside_functions(path))
+    }
+    assert not hidden, hidden
