@@ -1,4 +1,4 @@
-"""HTTP action round trip under gunicorn (issue 5's benchmark; issue 11, rows 3 and 8).
+"""HTTP action round trip under gunicorn.
 
   python -m bench.api [--quick] [--workers N] [--duration S]
 

@@ -1,4 +1,4 @@
-"""Balance, measured: greedy-bot games of one kind (issues 8, 9 and 10).
+"""Balance, measured: greedy-bot games of one kind.
 
   python -m bench.balance <kind> [--games N] [--workers W]
 
@@ -6,15 +6,15 @@ Every seat is played by ``games.bots.greedy_bot``, in memory through ``games.pla
 What is read from a finished game is only the public contract: ``outcome(state)``
 (winners, scores, reason) and the spectator view ``view(state, None)``. Per kind:
 
-* ``dragon-fortress`` (issue 8): 1,000 games at 3 and at 4 players: how games end
+* ``dragon-fortress``: 1,000 games at 3 and at 4 players: how games end
   (the Shadow Terror defeated, or a hand played out), median turns (``turns_played``),
   win rate by seat, and how often the Estate and the Fortress bonus decide the winner
   (the winners would differ without that bonus; from the view's ``scores``). Flags a
   Shadow Terror share under 10%.
-* ``dragoborne`` (issue 9): 600 games for every pairing of the pre-built decks, seats
+* ``dragoborne``: 600 games for every pairing of the pre-built decks, seats
   alternating: win rate of the first player (``first``) and of each deck (``decks``),
   median turns (``turn``).
-* ``stomping-grounds`` (issue 10): 600 games for every pairing of the four decks at 2
+* ``stomping-grounds``: 600 games for every pairing of the four decks at 2
   players, and 600 at 4 (every deck once, rotated by seat): win rate per deck
   (``players[i].deck_key``) and per seat, median turns (``turn``) and rounds.
 * any other kind: 600 games at its smallest table: end reasons, win rate by seat,
@@ -23,13 +23,13 @@ What is read from a finished game is only the public contract: ``outcome(state)`
 Win rates count a shared win as a fraction and give a 95% Wilson interval; a game
 still unfinished after 20,000 actions counts for nobody and is reported.
 ``--games N`` sets every table's game count (to shorten a run). By default each table
-has 600 games or more, so that every interval is at most +/-4 points (issue 20).
+has 600 games or more, so that every interval is at most +/-4 points.
 
-Targets (issue 20), flagged on the point estimate: with 2 players each seat, the first
+Targets, flagged on the point estimate: with 2 players each seat, the first
 player and each deck of a pairing win 45-55%; with more, each seat within 5 points of
 an even share; every interval at most +/-4 points.
 
-Per card (issue 20), for kinds whose rules name their cards (``card_names``,
+Per card, for kinds whose rules name their cards (``card_names``,
 ``action_cards``): in how many games it was dealt, in what share of those some seat to
 act had a legal action using it (playable) and the bots used it (played), and how often
 a game; a card playable in under 1% of its games is flagged.

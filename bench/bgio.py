@@ -1,4 +1,4 @@
-"""The peer game server: boardgame.io against tablestream, on one card game (issue 25, item 1).
+"""The peer game server: boardgame.io against tablestream, on one card game.
 
   npm ci --prefix bench/bgio        # once: boardgame.io 0.50.2, pinned in bench/bgio
   python -m bench.bgio [--quick]

@@ -1,6 +1,6 @@
 """Bot strength and speed: ``python -m bench.bots [--quick] [--workers 2] [--minutes M]``.
 
-Strength (issue 25): for every game kind, two pairings, each a challenger against
+Strength: for every game kind, two pairings, each a challenger against
 a weaker bot: ISMCTS against greedy, and greedy against random. A kind is played
 at its smallest table of two or more seats; the challenger sits alone against
 the opponent bot in every other seat, and takes every seat in turn (game ``i``

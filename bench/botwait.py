@@ -1,4 +1,4 @@
-"""How long a human waits for a bot's answer through the real service (issue 25, item 5).
+"""How long a human waits for a bot's answer through the real service.
 
   python -m bench.botwait [--quick] [--kind KIND ...] [--level LEVEL ...]
 

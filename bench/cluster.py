@@ -1,4 +1,4 @@
-"""Redis Cluster against a single Redis on the same machine (issue 19; rows (8c)).
+"""Redis Cluster against a single Redis on the same machine.
 
   python -m bench.cluster [--quick]        (also part of ``python -m bench --only scaling``)
 

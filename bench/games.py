@@ -7,7 +7,7 @@ played in memory (``games.play.random_game``: decide, fold and the legal-action 
 client would ask for). Printed per table: the median CPU time of a whole game, the
 median time to fold its events from zero (the baseline, measured on the same games in
 the same run; the ratio is decide-and-fold over fold alone), and the median number of
-actions and events. Issues 3 and 4 ask for these figures (median of 100 games).
+actions and events (the median of 100 games).
 """
 
 from __future__ import annotations

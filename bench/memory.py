@@ -1,4 +1,4 @@
-"""Redis memory per event and per finished game, per kind (issue 11, row 7).
+"""Redis memory per event and per finished game, per kind.
 
   python -m bench.memory [--quick]
 

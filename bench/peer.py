@@ -1,5 +1,5 @@
 """Our event store against a peer: the ``eventsourcing`` library (PyPI) on its
-PostgreSQL and SQLite recorders (issue 11, row 4).
+PostgreSQL and SQLite recorders.
 
   python -m bench.peer [--quick]
 

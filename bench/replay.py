@@ -1,4 +1,4 @@
-"""Replay throughput (issue 11, row 5).
+"""Replay throughput.
 
   python -m bench.replay [--quick]
 

@@ -1,4 +1,4 @@
-"""Where the cost grows (issue 11, row 8).
+"""Where the cost grows.
 
   python -m bench.scaling [--quick]
 

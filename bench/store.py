@@ -1,4 +1,4 @@
-"""Event store benchmark (issue 2): ours against raw redis-py on the same Redis, same run.
+"""Event store benchmark: ours against raw redis-py on the same Redis, same run.
 
   python -m bench.store [--quick]
 
@@ -10,8 +10,8 @@
      computed on every append, as the command handler does: a redaction compared, an
      HMAC salt and a SHA-256 commitment) vs appending the same event unsealed;
 (2) loading a 1,000-event game from its snapshot plus the tail, and folding it from zero,
-    vs raw XRANGE plus JSON decode (issue 2's (c));
-(7) Redis bytes per event (MEMORY USAGE) vs the canonical JSON size (issue 2's (d)).
+    vs raw XRANGE plus JSON decode;
+(7) Redis bytes per event (MEMORY USAGE) vs the canonical JSON size.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table chat (issue 21): two channels per game, who may post and read each, plain text
+"""Table chat: two channels per game, who may post and read each, plain text
 within its rule, a rate limit that stores nothing it refuses, live delivery on the game's
 event stream (without an id) and on the other seated players' streams, export and import,
 and a hash chain that never sees a message."""

@@ -1,7 +1,6 @@
 """A client generated from openapi.yaml by openapi-python-client imports and plays a game of
 every kind to the end against ``tablestream serve``, with the generated models only (the
-typed actions of its kind, sent back as the game offered them) and honouring Retry-After
-(issue 24, item 2)."""
+typed actions of its kind, sent back as the game offered them) and honouring Retry-After."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The endings besides the rules' (issue 22): resign, abort, clocks, abandonment and open
+"""The endings besides the rules': resign, abort, clocks, abandonment and open
 seats that expire, each from the states where it is allowed and refused where it is not,
 with outcomes that say how the game ended, and stats and ratings that count only real
 results. Time is a clock the test controls: the store stamps events with it and the
@@ -318,7 +318,7 @@ def test_open_seats_expire_and_the_game_is_aborted(client: FlaskClient, platform
 
 
 def test_an_older_game_without_lifecycle_settings_keeps_its_rules_outcome(platform: Platform) -> None:
-    """A log from before issue 22 has no lifecycle record: its outcome is the rules' own."""
+    """A log from before lifecycles were recorded has none: its outcome is the rules' own."""
     created = platform.handler.create_game("tiny", [{"name": "a"}, {"name": "b"}])
     table = created.table
     assert table.lifecycle is not None

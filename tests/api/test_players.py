@@ -1,4 +1,4 @@
-"""Players (issue 21): register, a key shown once and kept hashed, seats a player holds
+"""Players: register, a key shown once and kept hashed, seats a player holds
 (created, joined, claimed), acting and reading with the key, rotation and revocation,
 my games and a public profile, as read models that a rebuild reproduces."""
 

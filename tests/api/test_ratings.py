@@ -1,4 +1,4 @@
-"""Ratings (issue 21): Glicko-2 per kind for rated games between players, folded from the
+"""Ratings: Glicko-2 per kind for rated games between players, folded from the
 ledger in its order; leaderboards and histories; a rebuild gives the same numbers."""
 
 from __future__ import annotations

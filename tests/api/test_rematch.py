@@ -1,4 +1,4 @@
-"""Rematch (issue 21): any seat of a finished game offers one; it has the game's kind,
+"""Rematch: any seat of a finished game offers one; it has the game's kind,
 options, rating and listing, a new seed and the seat order rotated; it starts when every
 human seat has accepted; the two games name each other; one rematch per game however
 many seats ask at once; nothing is made or appended for a caller with no seat."""

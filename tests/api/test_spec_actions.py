@@ -1,6 +1,6 @@
 """The contract's typed actions are the games' own: openapi.yaml's Action_<kind> schemas are
 what ``python -m service.spec_gen`` writes from each game's ``action_schemas()``, and every
-legal action a game offers in random play fits its kind's schema (issue 24, item 2)."""
+legal action a game offers in random play fits its kind's schema."""
 
 from __future__ import annotations
 

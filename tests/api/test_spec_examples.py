@@ -1,7 +1,7 @@
 """Every operation of the contract has an example of its success answer, and of its JSON
-request body, recorded from the service by ``python -m service.spec_examples`` (issue 24:
-"an example per route"); every recorded JSON example fits its schema, as the service's
-answers must; and the session that records them still reaches every operation."""
+request body, recorded from the service by ``python -m service.spec_examples``; every
+recorded JSON example fits its schema, as the service's answers must; and the session that
+records them still reaches every operation."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The contract passes both linters that client generators are judged by: Redocly's
-recommended rules and Spectral's OpenAPI rules, 0 errors and 0 warnings (issue 24, item 2).
+recommended rules and Spectral's OpenAPI rules, 0 errors and 0 warnings.
 
 Both run at the versions pinned in tools/spec/package-lock.json, installed by ``npm ci``
 into tools/spec/node_modules (kept between runs while the lock file is unchanged).

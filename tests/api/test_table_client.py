@@ -1,4 +1,4 @@
-"""What the web client's table relies on (issue 23), checked through the API: the
+"""What the web client's table relies on, checked through the API: the
 undo offered to a seat is exactly what an undo request would do (tried against the
 server's own answer at every move of random games of every kind), and each kind's card
 faces and how-to-play text are served. Every hand shown once a game is over:

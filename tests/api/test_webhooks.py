@@ -1,4 +1,4 @@
-"""Webhooks (issue 22): a player registers URLs for its notices; the workers POST each
+"""Webhooks: a player registers URLs for its notices; the workers POST each
 notice signed (HMAC-SHA256 over the timestamp and the body), retry with backoff, send a
 notice noted twice once under one delivery id, and never tell a webhook of another
 player's notices. The receiver is a real HTTP server on 127.0.0.1, which the test's

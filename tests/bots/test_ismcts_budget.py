@@ -1,4 +1,4 @@
-"""ISMCTS's budget (issue 25): a time on a clock the caller hands in, checked before
+"""ISMCTS's budget: a time on a clock the caller hands in, checked before
 every iteration; without a clock, a fixed number of iterations and the same choice
 for the same rng. The clocks here are fake (a counter), so nothing is timed."""
 

@@ -1,4 +1,4 @@
-"""ISMCTS's progressive widening at the root (issue 25): the search tries the actions its
+"""ISMCTS's progressive widening at the root: the search tries the actions its
 prior ranks best first and lets more in as the iterations grow, so that a seat with
 many actions of nearly equal worth does not choose among them by the noise of a few
 simulations each. Fortress-royals' secret move of one card (one "keep" and 90 moves

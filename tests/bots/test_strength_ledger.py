@@ -1,4 +1,4 @@
-"""The strength table's ledger (issue 25): every finished game is kept at once, a run
+"""The strength table's ledger: every finished game is kept at once, a run
 resumes where the ledger stops and plays the games a single run would have, and a
 change to what decides a game starts its pairing over."""
 

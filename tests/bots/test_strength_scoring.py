@@ -1,4 +1,4 @@
-"""How ``bench.bots`` scores a game for the challenger (issue 25): its pairwise finishes
+"""How ``bench.bots`` scores a game for the challenger: its pairwise finishes
 against every opponent seat, averaged, so that even play scores one half at any table
 size; and when a pairing has played enough games."""
 

@@ -1,4 +1,4 @@
-"""Issue 22's endings in Chromium against a running ``tablestream serve``: a game with a
+"""The endings besides the rules' in Chromium against a running ``tablestream serve``: a game with a
 clock shows each seat's time ticking down (read against the server's time, with the
 browser's clock an hour fast), may be aborted until both seats have moved, and ends by
 a resignation named in words with its winner, here and in the replay; a game aborted

@@ -1,4 +1,4 @@
-"""Issue 21's "done when", in Chromium with two people (two browser contexts, so two
+"""Players, in Chromium with two people (two browser contexts, so two
 localStorages): ann signs up, creates a rated game with a seat opened by invite and
 passes its code; bob signs up and joins with it; both play the game to its end by
 clicking, chat both ways (a message that is HTML shows as text and runs nothing), and

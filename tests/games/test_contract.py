@@ -31,7 +31,7 @@ MAX_ACTIONS = 5_000
 CHECK_EVERY = 5
 ACTIONS_TRIED = 6
 
-# stomping-grounds has no turn limit by default (the rulebook has none, issue 20) and random
+# stomping-grounds has no turn limit by default (the rulebook has none) and random
 # play can then last hundreds of rounds; its optional limit keeps these games within MAX_ACTIONS
 OPTIONS = {"stomping-grounds": {"turn_limit": 40}}
 

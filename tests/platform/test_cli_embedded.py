@@ -1,4 +1,4 @@
-"""The CLI where the service runs (issue 24): with `tablestream serve` running on its
+"""The CLI where the service runs: with `tablestream serve` running on its
 embedded Redis, every subcommand works from the same directory with no variable set; with
 no server, each says in one line what to do; a failure is one line with a code, and
 `--debug` shows the traceback."""

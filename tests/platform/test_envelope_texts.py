@@ -1,7 +1,7 @@
-"""``chain_encoded`` puts an event's hashed body and stored text together from pieces
-(issue 25, row 1a): both must stay exactly ``canonical_json`` of ``body()`` and of
-``as_dict()``, whatever the data, the seat, the actor, the stamp or the sealed form hold,
-or the chain a verifier recomputes would differ from the one stored."""
+"""``chain_encoded`` puts an event's hashed body and stored text together from pieces: both
+must stay exactly ``canonical_json`` of ``body()`` and of ``as_dict()``, whatever the data,
+the seat, the actor, the stamp or the sealed form hold, or the chain a verifier recomputes
+would differ from the one stored."""
 
 from __future__ import annotations
 

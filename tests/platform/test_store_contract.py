@@ -274,7 +274,7 @@ def test_a_partitioned_games_keys_and_its_partitions_feed_and_index_share_one_sl
 
 def test_games_spread_evenly_over_the_masters(local_cluster: LocalCluster) -> None:  # noqa: F811
     """Which master holds each of 10,000 games (by its partition's slot): the largest
-    share against an even one, for 48 partitions on 3 masters (issue 19's target: 1.1)."""
+    share against an even one, for 48 partitions on 3 masters."""
     client = local_cluster.client()
     store = RedisEventStore(client, prefix="spread", partitions=48)
     masters = {}

@@ -1,1 +1,1 @@
-"""Reliability and security checks (issue 12): faults, concurrency, bad input and leaks."""
+"""Reliability and security checks: faults, concurrency, bad input and leaks."""

@@ -1,4 +1,4 @@
-"""The attacker of issue 16, as code: what someone holding a seat's token (or none) can try,
+"""The attacker, as code: what someone holding a seat's token (or none) can try,
 with everything the service showed it, to learn a card hidden from it.
 
 It knows the rules of ``docs/verification.md`` and the game's card list, and nothing of

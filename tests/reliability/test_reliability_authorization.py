@@ -1,4 +1,4 @@
-"""Check 7 of issue 12: authorization, for every kind. A seat token reading or acting on
+"""Authorization, for every kind. A seat token reading or acting on
 another game, acting for another seat, a revoked or malformed token, a spectator acting:
 each is 401 or 403 (problem+json), and nothing is appended."""
 

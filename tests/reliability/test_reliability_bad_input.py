@@ -1,4 +1,4 @@
-"""Check 6 of issue 12: bad input.
+"""Bad input.
 
 * schemathesis against ``openapi.yaml``: at least 2,000 generated cases (valid and
   invalid, on unknown games and on real ones): no server error, every response fits the spec.

@@ -1,4 +1,4 @@
-"""Clocks across restarts (issue 22): a game's clock is kept by the log's own timestamps
+"""Clocks across restarts: a game's clock is kept by the log's own timestamps
 and its flag check is a job scheduled in Redis, so neither an API nor a worker process
 holds any of it. Here the real `tablestream worker` is killed (-9) while a flag is due,
 and another started: the flag falls at its deadline, never before, once, and the seat

@@ -1,4 +1,4 @@
-"""Checks 1 and 2 of issue 12, against a real `tablestream serve` on a Redis of the test's own.
+"""Concurrency, against a real `tablestream serve` on a Redis of the test's own.
 
 1. Conflicts: trials of 32 concurrent clients acting at the same version: exactly one
    accepted each, the rest 409 stale_version (or game_over, when the accepted action ended

@@ -1,4 +1,4 @@
-"""The edge, tried as a client or an attacker would (issue 17, part 3): every problem's
+"""The edge, tried as a client or an attacker would: every problem's
 body states the answer's real status; the metrics are the operator's; a query parameter
 the route does not take is refused by name; and /healthz says 503 when the store that
 answers PING will not take a write."""

@@ -1,4 +1,4 @@
-"""Issue 17: an Idempotency-Key is bound to its request.
+"""An Idempotency-Key is bound to its request.
 
 Given a command carried out with a key, when the same caller sends the same key with
 another request (another action, an illegal one, extra fields, another version), then

@@ -1,4 +1,4 @@
-"""Player keys (issue 21), attacked as the seat tokens are in
+"""Player keys, attacked as the seat tokens are in
 test_reliability_authorization.py, for every kind: another player's key, a key spelled
 every way the header allows, a rotated key, a revoked key, a key guessed from its shape,
 and the player's own key acting out of turn or claiming a seat it does not hold, on every

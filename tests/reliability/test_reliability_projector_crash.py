@@ -1,6 +1,6 @@
-"""Check 5 of issue 12: the read-model projector is killed (`kill -9`) 20 times while the
-feed streams in; after it restarts, the read models equal a rebuild from zero. With
-issue 21, some of the games are rated games between players: the players' lists and the
+"""The read-model projector is killed (`kill -9`) 20 times while the
+feed streams in; after it restarts, the read models equal a rebuild from zero. Some
+of the games are rated games between players: the players' lists and the
 ratings equal a rebuild too."""
 
 from __future__ import annotations

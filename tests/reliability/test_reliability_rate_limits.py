@@ -1,7 +1,7 @@
-"""Check 9 of issue 12: one token bursting at 10x its rate limit gets 429 with Retry-After,
+"""One token bursting at 10x its rate limit gets 429 with Retry-After,
 while other tokens' p99 latency stays within 2x of its unloaded value in every one of
 three rounds (real server, gunicorn, a Redis of the test's own; the test runs alone, in
-the suite's ``solo`` step, so that no other test's load is measured). And the attacks of issue 17 on the
+the suite's ``solo`` step, so that no other test's load is measured). And attacks on the
 limiter itself, in-process on the real test Redis: one token's header spelled many ways,
 one token from many threads, counters deleted mid-window and windows ending between
 steps (no counter may ever be left without an expiry), a counter left without one by an
@@ -216,7 +216,7 @@ def test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast(
     assert not slow, f"rounds {slow} broke 2x: {counted}"
 
 
-# -- attacks on the limiter itself (issue 17), in-process on the real test Redis ------
+# -- attacks on the limiter itself, in-process on the real test Redis ------
 
 TOKEN_LIMIT = 5
 

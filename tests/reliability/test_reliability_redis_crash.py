@@ -1,4 +1,4 @@
-"""Check 3 of issue 12: under a steady load of actions through the real API, `kill -9`
+"""Under a steady load of actions through the real API, `kill -9`
 the Redis process 20 times and restart it. Every action a client saw acknowledged is in
 the log afterwards (the client's own record against the stored events and hashes),
 every game's hash chain verifies, every game folds and passes its audit."""

@@ -1,4 +1,4 @@
-"""Issue 16 and check 8 of issue 12: nothing a seat or a spectator can read names a card
+"""Nothing a seat or a spectator can read names a card
 hidden from it, and no brute force over what it read recovers one.
 
 For every kind, two games: a key-less human attacker (seat 0) against bots, and the
@@ -645,9 +645,9 @@ def schema_1_log(platform: Platform, game_id: str) -> list[Envelope]:
 
 
 def seen_in_play(truth: Truth, envelope: Envelope, seat: int, withheld: bool) -> dict[str, Any]:
-    """A schema-1 event as ``seat`` was shown it in play before issue 16: its data redacted,
+    """A schema-1 event as ``seat`` was shown it in play under schema 1: its data redacted,
     its hashes shown; ``withheld``: the hash of an event that hides something withheld, the
-    next event's prev_hash still carrying it (the leak issue 16 reported)."""
+    next event's prev_hash still carrying it (the leak schema 2 closed)."""
     table = truth.tables[envelope.version]
     event = envelope.as_dict() | {"schema": 1}
     event["data"] = shown_data(table.game, envelope.type, envelope.seat, envelope.data, seat)
@@ -697,7 +697,7 @@ def test_the_same_attack_recovers_hidden_cards_from_a_schema_1_log(platform: Pla
         )
     )
     assert found["schema 1, hashes shown"], "the attack recovers nothing even where the hashes cover the cards"
-    assert found["schema 1, hashes withheld"], "the attack misses the leak issue 16 reported"
+    assert found["schema 1, hashes withheld"], "the attack misses the leak schema 2 closed"
     assert not found["schema 2"], sorted(found["schema 2"], key=str)[:5]
 
 

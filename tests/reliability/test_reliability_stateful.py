@@ -1,4 +1,4 @@
-"""Check 10 of issue 12: a hypothesis state machine over the event store and the command
+"""A hypothesis state machine over the event store and the command
 handler. Random interleavings of create, act (legal, illegal, stale), retry with the
 same key, undo request and answer, fork, and read-model rebuild keep every invariant:
 versions gap-free, the hash chain verifies, the fold equals the snapshot and the cached

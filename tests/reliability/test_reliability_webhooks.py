@@ -1,4 +1,4 @@
-"""Webhooks (issue 22): `kill -9` of the RQ worker while it is in the middle of a delivery
+"""Webhooks: `kill -9` of the RQ worker while it is in the middle of a delivery
 (the receiver holds the request), three times, then a new worker: every delivery arrives
 under its id, signed; none is lost; and a receiver that dedups by the delivery id applies
 each one's effect once. A delivery may arrive twice under its id (the one killed in

@@ -1,4 +1,4 @@
-"""Check 4 of issue 12: `kill -9` the RQ worker 50 times while it computes bot turns
+"""`kill -9` the RQ worker 50 times while it computes bot turns
 (ISMCTS bots, so a turn takes a while). After a new worker starts, every pending bot
 turn is played exactly once (each bot ActionTaken carries the command id of the job for
 its version and seat, and no command id repeats) and no game stalls."""

@@ -1,5 +1,5 @@
 """Anchors: the head, the feed and the ledger of finished games make a cut or rewritten
-log detectable (issue 16, "Anchors"). Attacks as an operator with write access to Redis
+log detectable. Attacks as an operator with write access to Redis
 would make them: delete the last command, rewrite every event with recomputed hashes."""
 
 from __future__ import annotations

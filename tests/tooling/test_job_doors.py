@@ -1,4 +1,4 @@
-"""Job results are the asker's (issue 16, "Every door closed"): a mid-game replay that a
+"""Job results are the asker's: a mid-game replay that a
 seat asked for holds that seat's hand, so it is readable only with that seat's token;
 a job a spectator started holds only what a spectator sees, and anyone may read it."""
 

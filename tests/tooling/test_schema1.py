@@ -1,4 +1,4 @@
-"""Games stored under envelope schema 1 keep verifying under their own rule (issue 16):
+"""Games stored under envelope schema 1 keep verifying under their own rule:
 nothing is rewritten. The exports in tests/data/schema1/ were made by the service as it
 was before schema 2 (commit 850e222): a finished tiny game, a tiny game in play, and a
 finished fortress-siege game."""

@@ -1,4 +1,4 @@
-"""The card pool and the pre-built decks as data (issue 9, 'The card pool'): read from the JSON
+"""The card pool and the pre-built decks as data: read from the JSON
 files beside the game, checked against what the issue asks of them and against what the engine
 can interpret."""
 

@@ -1,4 +1,4 @@
-"""Rules revision 2 (issue 20, 'Rules, second pass'): who chooses what pays a cost, a switch onto a
+"""Rules revision 2: who chooses what pays a cost, a switch onto a
 destroyed fort, and the cards that never worked. Each change applies to games of revision 2; a game
 of revision 1 (stored before) plays as it always did, which each test checks beside it."""
 
@@ -64,7 +64,7 @@ def test_revision_2_the_player_chooses_the_resources_so_two_yellow_twos_both_pay
 def test_revision_1_the_engine_rested_yellow_and_yellow_and_stranded_the_second() -> None:
     """'Play cards from hand by paying their Call/Cast Costs.'
     Revision 1, as stored games were played: the engine chose, and its choice left the
-    second Yellow card unpayable though Yellow and Red twice would pay both (issue 20)."""
+    second Yellow card unpayable though Yellow and Red twice would pay both."""
     game = _two_yellow_twos(rules=1)
     events = game.act(0, {"type": "summon", "card": "0-sunspear-sentry-1", "fort": 0})
     assert sorted(_colour(r) for r in events[0].data["paid"]) == ["yellow", "yellow"]
@@ -180,7 +180,7 @@ def test_exhaustively_on_small_hands_every_payable_set_of_plays_is_offered_a_way
                     assert _offered_play_all(side, plays), (held, plays)
                     blocked_in_revision_1 += not _engine_play_all(side, plays)
     assert checked > 400
-    assert blocked_in_revision_1 > 0, "revision 1's engine choice blocked some of them (issue 20)"
+    assert blocked_in_revision_1 > 0, "revision 1's engine choice blocked some of them"
 
 
 # ---------------------------------------------------------------- switch
@@ -315,7 +315,7 @@ def _at_least_as_good(better: object, worse: object) -> bool:
 
 
 def test_no_card_is_strictly_dominated_by_another_of_its_set() -> None:
-    """Issue 20: no card of the pool does exactly what another does, or less, for as much or more
+    """No card of the pool does exactly what another does, or less, for as much or more
     (colour aside, as Soul Rend and Magma Rupture showed)."""
     pool = [k for k, c in CARDS_2.items() if c.type != "banner"]
     dominated = [(w, b) for w in pool for b in pool if w != b and _at_least_as_good(b, w)]
@@ -323,7 +323,7 @@ def test_no_card_is_strictly_dominated_by_another_of_its_set() -> None:
 
 
 def test_fort_bursts_are_varied() -> None:
-    """Issue 20: 36 of 40 cards shared one Fort Burst; now no Fort Burst is on more than a third of
+    """36 of 40 cards shared one Fort Burst; now no Fort Burst is on more than a third of
     the cards that have one, and the decks hold at least five different ones each."""
     bursts = Counter(c.burst for c in CARDS_2.values() if c.burst)
     assert max(bursts.values()) * 3 <= sum(bursts.values()), bursts

@@ -1,4 +1,4 @@
-"""Given a fork written before issue 18 renamed the state class (``Table`` -> ``State``),
+"""Given a fork written before the state class was renamed (``Table`` -> ``State``),
 when its encoded state is read back, then it decodes to the same state."""
 
 from __future__ import annotations

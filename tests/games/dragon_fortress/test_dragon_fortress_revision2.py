@@ -1,4 +1,4 @@
-"""Rules revision 2 (issue 20): the Gate Tower no longer buried, purchases one of a type per
+"""Rules revision 2: the Gate Tower no longer buried, purchases one of a type per
 phase, the Gold Cost paid, no fleeing back to the player left, and card data with no common
 card or upgrade strictly dominated; each earlier reading kept as an option. Also the
 rulebook's worked examples that had no scenario of their own."""
@@ -51,7 +51,7 @@ def _buy(table: State, card: str) -> State:
 
 
 def test_a_gate_tower_a_dragon_fled_back_beyond_is_not_buried() -> None:
-    """ "The Gate Tower, once placed, will always stay on the Front Line" (the bug of issue 20: a
+    """ "The Gate Tower, once placed, will always stay on the Front Line" (revision 1's bug: a
     dragon fled back to its own Front Line, beyond the gate, and the card placed next went in
     front of the gate for good)."""
     hand = ["farmstead-01", "crop-field-02", "crop-field-03", "crop-field-04", "crop-field-05"]

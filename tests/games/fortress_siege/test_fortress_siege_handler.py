@@ -38,7 +38,7 @@ def handler() -> Handler:
 
 
 def test_a_game_created_with_fixed_decks_says_so_in_its_public_summary() -> None:
-    """Issue 4: "A `decks` option (explicit card orders) for tutorials and scenario tests;
+    """The brief: "A `decks` option (explicit card orders) for tutorials and scenario tests;
     a game created with it says so in its public summary"."""
     commands = handler()
     players = [{"name": "ann"}, {"name": "bob"}]

@@ -1,4 +1,4 @@
-"""Scenarios of issue 20 ("Rules, second pass"): the readings a player would dispute, played
+"""Scenarios of the rules' second pass: the readings a player would dispute, played
 under the rulebook's literal words (rules revision 2, the default), under the option that
 keeps our first reading, and under revision 1 (games stored before the change)."""
 

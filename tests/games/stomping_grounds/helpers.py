@@ -109,5 +109,5 @@ def row(length: int, y: int = 0) -> list[Pos]:
 
 
 def revision_1_table(*args: Any, **kwargs: Any) -> State:
-    """``table`` under rules revision 1, which games stored before issue 20 still play by."""
+    """``table`` under rules revision 1, which games stored before revision 2 still play by."""
     return table(*args, rules=1, **kwargs)

@@ -1,4 +1,4 @@
-"""How long games of Stomping Grounds last without a turn limit (issue 20), for RULINGS.md:
+"""How long games of Stomping Grounds last without a turn limit, for RULINGS.md:
 
   python -m tests.games.stomping_grounds.measure_lengths [--games N] [--cap ROUNDS]
 

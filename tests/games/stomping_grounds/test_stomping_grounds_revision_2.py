@@ -1,4 +1,4 @@
-"""Scenarios of rules revision 2 (issue 20, "Rules, second pass"): each reading a player
+"""Scenarios of rules revision 2: each reading a player
 would dispute, as the rulebook's words say it, each card change, and the rulebook's worked
 examples played again under revision 2. The revision 1 readings stay in the other scenario
 files (``revision_1_table``), since games stored before still play by them."""
@@ -391,7 +391,7 @@ def _at_least_as_good(a: Card, b: Card) -> bool:
 
 
 def test_no_card_is_strictly_dominated_by_another_of_its_deck() -> None:
-    """Ours (issue 20): no card of a deck is at least as good as another in every printed
+    """Ours: no card of a deck is at least as good as another in every printed
     respect; revision 1 had Chalk Downs over Pilgrim Road."""
     found = []
     for order in DECKS.values():
