@@ -55,6 +55,7 @@ from tests.reliability.adversary import (
     leaves,
     value_at,
 )
+from tests.short import short
 from workers.scheduling import InlineBots
 from workers.wiring import wire
 
@@ -912,7 +913,8 @@ class LiveSeat:
 def test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game(platform: Platform, kind: str) -> None:
     # given: a whole game of this kind, a key-less human at seat 0 against bots
     client = create_app(platform.config, platform).test_client()
-    created = client.post("/v1/games", json={"kind": kind, "players": next(line_ups(kind))}).get_json()
+    body = {"kind": kind, "players": next(line_ups(kind)), "options": short(kind) or {}}
+    created = client.post("/v1/games", json=body).get_json()
     game_id, token = created["id"], created["seats"][0]["token"]
     seat, rng = LiveSeat(platform, game_id, token), random.Random(kind)
     seen = {"events pages": 0, "SSE": 0}

@@ -17,6 +17,7 @@ from games.rng import derive_rng
 from projections.audit import audit_entries
 from projections.views import sealed_data
 from stores.platform import Platform
+from tests.short import short
 from tests.tooling.conftest import humans, play
 
 KINDS = [k for k in registry.keys() if k != "tiny"]
@@ -25,7 +26,7 @@ KINDS = [k for k in registry.keys() if k != "tiny"]
 def finished_game(platform: Platform, kind: str, seed: int, cap: int = 100_000) -> str:
     game = registry.get(kind)
     assert game is not None
-    table = platform.handler.create_game(kind, humans(game.min_players)).table
+    table = platform.handler.create_game(kind, humans(game.min_players), short(kind)).table
     return play(platform, table, random.Random(seed), cap).game_id
 
 

@@ -26,6 +26,7 @@ from projections.views import board
 from service.boards import DRAWINGS, Sheet, draw, tree
 from service.tooling_cli import seat_names
 from stores.platform import Platform
+from tests.short import short
 from workers.scheduling import InlineBots
 
 KINDS = sorted(DRAWINGS)
@@ -113,7 +114,7 @@ def played(platform: Platform, kind: str) -> list[Table]:
     assert game is not None
     players = [{"bot": "random", "name": NAMES[seat]} for seat in range(game.min_players)]
     # A chosen seed deals the same cards and the bots play the same moves each run.
-    game_id = platform.handler.create_game(kind, players, seed=f"boards-{kind}").table.game_id
+    game_id = platform.handler.create_game(kind, players, short(kind), seed=f"boards-{kind}").table.game_id
     assert platform.handler.load(game_id).status == "finished"
     tables: dict[int, Table] = {}
     table: Any = None

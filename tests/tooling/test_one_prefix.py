@@ -28,6 +28,7 @@ from games.bots import greedy_bot
 from service import fanout, verifier
 from service.app import create_app
 from stores.platform import Platform
+from tests.short import short
 from tests.tooling.conftest import humans, play
 
 TRIES = 50
@@ -44,7 +45,7 @@ class Bots:
 
     def __init__(self, platform: Platform, kind: str, seats: int) -> None:
         self.platform, self.kind, self.seats = platform, kind, seats
-        self.current = platform.handler.create_game(kind, humans(seats)).table.game_id
+        self.current = platform.handler.create_game(kind, humans(seats), short(kind)).table.game_id
         self.moves = 0
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -65,7 +66,7 @@ class Bots:
             table = self.platform.handler.load(self.current)
             while not self.stop.is_set():
                 if table.status != "active":
-                    table = self.platform.handler.create_game(self.kind, humans(self.seats)).table
+                    table = self.platform.handler.create_game(self.kind, humans(self.seats), short(self.kind)).table
                     self.current = table.game_id
                     continue
                 seat = min(table.to_act())
