@@ -212,6 +212,16 @@ export function kindsList() {
   return kindsPromise;
 }
 
+// A kind's one name, the registry's title, so the lobby, the table, the replay and the
+// page title never call one game by two names; the key stands in if the list is unreachable.
+export async function kindTitle(key) {
+  try {
+    return (await kindsList()).find((k) => k.key === key)?.title || key;
+  } catch {
+    return key;
+  }
+}
+
 // Invite codes this browser created, per game: {seat: code}. The service shows a code
 // once, in the answer that creates the game.
 const INVITES = "tablestream:invites:";

@@ -9,6 +9,21 @@
 import { el } from "./dom.js";
 
 const MENU_MAX = 14;
+const MENU_GAP = 4; // px between the selection and its menu, and from the window's edge
+const MENU_MIN_HEIGHT = 160; // px: below this a menu scrolls the page instead
+
+// A part of the board wider than the window scrolls sideways inside it (the page itself
+// stays put); a line above it says so, since a cut-off column gives no sign that more
+// lies beyond it. Checked after each drawing, as the width of a part depends on the view.
+export function markScrollers(box) {
+  for (const node of box.querySelectorAll(".board *")) {
+    const sideways = ["auto", "scroll"].includes(getComputedStyle(node).overflowX);
+    if (!sideways || node.scrollWidth <= node.clientWidth + 1) continue;
+    node.classList.add("scrolls");
+    node.setAttribute("tabindex", "0"); // a scrolled region is reached by keyboard too
+    node.before(el("p", { class: "scroll-cue", "data-testid": "scroll-cue" }, "Wider than the window: scroll sideways to see the rest →"));
+  }
+}
 
 // Each item: {a, i, refs: [ref, ...], label}. Refs past the first one not drawn on the
 // board are dropped, so every action stays reachable from what is drawn.
@@ -115,7 +130,9 @@ function choiceButton(it, busy, onAct, role = null) {
   }, it.label);
 }
 
-// Under the selected element, kept inside the board's box.
+// Under the selected element (above it when the window has more room there), kept
+// inside the board's box and, scrolling its own list if it must, inside the window: a
+// menu whose "Cancel" lies below the window's edge leaves a player stuck.
 function place(menu, anchor, box) {
   if (!anchor) return;
   const outer = box.getBoundingClientRect();
@@ -123,5 +140,11 @@ function place(menu, anchor, box) {
   const width = Math.min(menu.offsetWidth || 240, outer.width);
   const left = Math.max(0, Math.min(at.left - outer.left + box.scrollLeft, outer.width - width + box.scrollLeft));
   menu.style.left = `${left}px`;
-  menu.style.top = `${at.bottom - outer.top + box.scrollTop + 4}px`;
+  const below = window.innerHeight - at.bottom - MENU_GAP * 2;
+  const above = at.top - MENU_GAP * 2;
+  const upwards = menu.offsetHeight > below && above > below;
+  menu.style.maxHeight = `${Math.max(MENU_MIN_HEIGHT, upwards ? above : below)}px`;
+  const top = upwards ? at.top - outer.top - menu.offsetHeight - MENU_GAP : at.bottom - outer.top + MENU_GAP;
+  menu.style.top = `${top + box.scrollTop}px`;
+  menu.scrollIntoView({ block: "nearest" }); // when even the larger side is too short
 }

@@ -42,6 +42,11 @@ export function seatLabel(s, empty = "open") {
   return s.bot ? `${s.bot} bot` : empty;
 }
 
+// How many play a kind, as a person says it: "2 players" for a fixed count, "2–4 players" otherwise.
+export function playerCount(min, max) {
+  return min === max ? `${min} player${min === 1 ? "" : "s"}` : `${min}–${max} players`;
+}
+
 export function humanize(word) {
   const s = String(word).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -5,7 +5,7 @@
 
 import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
 import { accountPanel, myGamesList, signInForms } from "./account.js";
-import { clear, el, humanize, seatLabel, toast } from "./dom.js";
+import { clear, el, humanize, playerCount, seatLabel, toast } from "./dom.js";
 
 const LEVELS = ["random", "greedy", "ismcts"];
 
@@ -149,7 +149,7 @@ function timeControl() {
 
 function createForm(kinds, onCreated) {
   const player = currentPlayer();
-  const kindSelect = el("select", { id: "kind", name: "kind", "data-testid": "kind" }, kinds.map((k) => el("option", { value: k.key }, k.title === k.key ? k.key : `${k.title} (${k.key})`)));
+  const kindSelect = el("select", { id: "kind", name: "kind", "data-testid": "kind" }, kinds.map((k) => el("option", { value: k.key }, k.title)));
   const count = el("input", { type: "number", id: "players", name: "players", min: 1, max: 16, value: 2 });
   const seatsBox = el("div", { class: "seat-rows" });
   const optsBox = el("div", { class: "opts" });
@@ -181,7 +181,7 @@ function createForm(kinds, onCreated) {
   }
   function layoutKind() {
     const k = current();
-    summary.textContent = `${k.summary} (${k.min_players}–${k.max_players} players)`;
+    summary.textContent = `${k.summary} (${playerCount(k.min_players, k.max_players)})`;
     clear(optsBox);
     if (k.options.length) optsBox.appendChild(el("fieldset", {}, el("legend", {}, "Options"), k.options.map(optionField)));
     layoutSeats();

@@ -3,7 +3,7 @@
 // whole record verified in the browser (docs/verification.md), an audit run as a
 // job, and a fork at the slider's version.
 
-import { ApiError, api, keepSeat, newKey, seatsHeld } from "./api.js";
+import { ApiError, api, keepSeat, kindTitle, newKey, seatsHeld } from "./api.js";
 import { clear, el, humanize, toast } from "./dom.js";
 import { kindModule } from "./kinds/index.js";
 import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
@@ -31,7 +31,7 @@ export async function showReplay(root, gameId, params) {
   try { game = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token }); } catch (e) { clear(root).appendChild(el("p", { class: "error" }, e.message)); return () => {}; }
   let events = [];
   try { events = await allEvents(gameId, token); } catch (e) { toast(e.message, "error"); }
-  await loadFaces(game.kind);
+  const [kindName] = await Promise.all([kindTitle(game.kind), loadFaces(game.kind)]);
   const kind = kindModule(game.kind);
   const last = game.version;
   let version = Math.min(last, Math.max(1, Number(params.get("v")) || last));
@@ -63,7 +63,7 @@ export async function showReplay(root, gameId, params) {
 
   clear(root).appendChild(el("div", { class: "replay" },
     el("div", { class: "table-head" }, el("div", { class: "title-row" },
-      el("h2", {}, `Replay: ${humanize(game.kind)}`), el("span", { class: ["pill", `status-${game.status}`] }, game.status),
+      el("h2", {}, `Replay: ${kindName}`), el("span", { class: ["pill", `status-${game.status}`] }, game.status),
       el("a", { class: "button secondary", href: `#/game/${gameId}` }, "Back to the table"))),
     controls,
     el("div", { class: "table-grid" },

@@ -3,7 +3,7 @@
 // paragraphs, lists, tables, emphasis, code and links) into DOM nodes, never as HTML.
 
 import { api } from "./api.js";
-import { clear, el } from "./dom.js";
+import { clear, el, playerCount } from "./dom.js";
 
 // **bold**, *em*, `code`, [text](link): links only to this site's pages or the web.
 function inline(text) {
@@ -86,7 +86,7 @@ export async function showRules(root, kind) {
     root.append(el("h2", {}, "How to play"), nav,
       el("ul", { class: "kind-list" }, kinds.map((k) => el("li", {},
         el("h3", {}, el("a", { href: `#/rules/${encodeURIComponent(k.key)}` }, k.title)),
-        el("p", {}, `${k.summary} (${k.min_players}–${k.max_players} players)`)))));
+        el("p", {}, `${k.summary} (${playerCount(k.min_players, k.max_players)})`)))));
     return null;
   }
   let rules;

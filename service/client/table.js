@@ -4,13 +4,13 @@
 // the outcome and how the game ended, and a rematch. A signed-in player acts with its
 // key for the seat it holds.
 
-import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, newKey, seatsHeld, streamEvents, takeSeat } from "./api.js";
+import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, kindTitle, newKey, seatsHeld, streamEvents, takeSeat } from "./api.js";
 import { chatPanel } from "./chat.js";
 import { copyButton } from "./account.js";
 import { clear, el, humanize } from "./dom.js";
 import { namedTitle } from "./cards.js";
 import { facesOf, loadFaces } from "./faces.js";
-import { reachable, wireBoard } from "./boardplay.js";
+import { markScrollers, reachable, wireBoard } from "./boardplay.js";
 import { kindModule } from "./kinds/index.js";
 import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
 import { toast } from "./dom.js";
@@ -164,6 +164,31 @@ async function playerSeat(gameId, player) {
   }
 }
 
+// Each card and place on the board once (by its card id, else its ref): its node, where it
+// lies (the chain of what holds it) and its box on the screen.
+function spotsOnBoard(box) {
+  const spots = new Map();
+  for (const node of box.querySelectorAll("[data-card], [data-ref]")) {
+    const key = node.dataset.card || node.dataset.ref;
+    if (!spots.has(key)) spots.set(key, { node, where: holdersOf(node), box: node.getBoundingClientRect() });
+  }
+  return spots;
+}
+
+function holdersOf(node) {
+  const chain = [];
+  for (let n = node.parentElement; n && !n.classList.contains("board"); n = n.parentElement) chain.push(n.dataset.ref || n.dataset.seat || n.className);
+  return chain.join(" / ");
+}
+
+// A moved card slides from its old box to its new one; a new one drops in.
+function glide(now, was) {
+  const frames = was
+    ? [{ transform: `translate(${was.box.left - now.box.left}px, ${was.box.top - now.box.top}px)` }, { transform: "none" }]
+    : [{ transform: "translateY(-.6rem) scale(.92)" }, { transform: "none" }];
+  now.node.animate(frames, { duration: was ? 320 : 220, easing: "ease-out" });
+}
+
 export async function showTable(root, gameId, params) {
   const held = seatsHeld(gameId);
   const player = currentPlayer();
@@ -174,6 +199,7 @@ export async function showTable(root, gameId, params) {
   const token = () => (seat !== null && held[seat] ? held[seat].token : null);
 
   let game = null;
+  let kindName = ""; // the registry's title, the name the lobby gave this kind
   let events = [];
   const boardState = { path: [] }; // what is selected on the board (boardplay.js); the list shows what its first uses
   let busy = false;
@@ -268,7 +294,7 @@ export async function showTable(root, gameId, params) {
     const you = seat !== null ? seatName(game.seats, seat) : null;
     const parts = [
       el("div", { class: "title-row" },
-        el("h2", {}, humanize(game.kind).replace(/^./, (c) => c.toUpperCase())),
+        el("h2", {}, kindName || game.kind),
         el("span", { class: ["pill", `status-${game.status}`] }, game.status),
         el("span", { class: "pill" }, `version ${game.version}`),
         el("span", { class: ["pill", `live-${liveState}`], title: "event stream" }, liveState === "live" ? "● live" : liveState),
@@ -625,6 +651,7 @@ export async function showTable(root, gameId, params) {
     renderHeader();
     const view = game.view || {};
     const ctx = makeCtx(game, view, game.legal_actions || []);
+    const before = spotsOnBoard(boardBox);
     clear(boardBox);
     try {
       boardBox.appendChild(kind().render(view, ctx));
@@ -632,22 +659,28 @@ export async function showTable(root, gameId, params) {
       console.error(e);
       boardBox.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`));
     }
-    markArrivals();
+    showLastMove(before);
+    markScrollers(boardBox);
     const items = renderActions(ctx);
     wireRefs(items);
     renderSide();
     showChain(chain.state);
   }
 
-  // Cards that were not on the board at the last drawing come in with a short
-  // animation (not on the first drawing, nor with reduced motion asked for).
-  let drawnCards = null;
-  function markArrivals() {
-    const nodes = [...boardBox.querySelectorAll("[data-ref], [data-card]")];
-    const key = (n) => n.dataset.card || n.dataset.ref;
-    const now = new Set(nodes.map(key));
-    if (drawnCards) for (const n of nodes) if (!drawnCards.has(key(n))) n.classList.add("arrived");
-    drawnCards = now;
+  // What changed since the last version drawn: cards and places new to the board, or now
+  // somewhere else on it, are marked as the last move, and glide from where they were
+  // (a new one drops in), unless reduced motion is asked for. A drawing at the same
+  // version (a selection) keeps the marks and moves nothing; the first drawing marks nothing.
+  let drawnVersion = null;
+  let lastMove = new Set();
+  function showLastMove(before) {
+    const after = spotsOnBoard(boardBox);
+    if (drawnVersion !== null && game.version !== drawnVersion) {
+      lastMove = new Set([...after].filter(([key, spot]) => before.get(key)?.where !== spot.where).map(([key]) => key));
+      if (!matchMedia("(prefers-reduced-motion: reduce)").matches) for (const key of lastMove) glide(after.get(key), before.get(key));
+    }
+    drawnVersion = game.version;
+    for (const key of lastMove) after.get(key)?.node.classList.add("last-move");
   }
 
   async function act(action) {
@@ -749,7 +782,7 @@ export async function showTable(root, gameId, params) {
 
   async function boot() {
     await load();
-    if (game) { await loadFaces(game.kind); render(); }
+    if (game) { [kindName] = await Promise.all([kindTitle(game.kind), loadFaces(game.kind)]); render(); }
     if (!game) return;
     try { addEvents(await allEvents(gameId, token())); } catch (e) { toast(e.message, "error"); }
     renderSide(); // the undo panel reads the log, which the first drawing did not have yet

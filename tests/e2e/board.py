@@ -6,13 +6,19 @@ sentences, the page's width on a phone, and axe-core's accessibility check."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import requests
+
+DOCS_TABLES = Path(__file__).resolve().parents[2] / "docs" / "tables"
+# The laptop screen the board tests play on (a phone is 390x844).
+LAPTOP = {"width": 1280, "height": 800}
 
 # What the page offers now: the outcome, or the board's controls (a menu first).
 STATE = """() => {
@@ -48,6 +54,16 @@ NESTED_IN = (
     ".map((n) => n.dataset.ref || n.textContent.trim().slice(0, 40))"
 )
 NESTED = f"() => ({NESTED_IN})(document.querySelector('.board-box') || document.createElement('div'))"
+
+# How far the open selection menu runs past each edge of the window (none when it is inside).
+MENU_SPILL = """() => {
+  const menu = document.querySelector('.board-menu');
+  if (!menu) return {};
+  const r = menu.getBoundingClientRect();
+  const spill = { top: -r.top, left: -r.left,
+    bottom: r.bottom - window.innerHeight, right: r.right - window.innerWidth };
+  return Object.fromEntries(Object.entries(spill).filter(([, px]) => px > 1));
+}"""
 
 
 NAMES = ["Tess", "Uma", "Vic"]
@@ -135,6 +151,9 @@ def board_move(
         return None
     nested = page.evaluate(NESTED)
     assert not nested, f"controls holding another control: {nested}"
+    if where == "menu":
+        spill = page.evaluate(MENU_SPILL)
+        assert not spill, f"the selection's menu runs out of the window: {spill}"
     score = rank or (lambda types, _text: _rank(types, prefer))
     best = min(score(types, text) for _, types, text in offers)
     index, _, text = rng.choice([o for o in offers if score(o[1], o[2]) == best])
@@ -293,6 +312,39 @@ def overflow_at_phone_width(page: Any, width: int = 390) -> int:
     page.set_viewport_size({"width": width, "height": 844})
     page.wait_for_timeout(300)
     return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
+
+
+# Parts of the board that scroll sideways inside it with no visible line above them saying
+# so: a cut-off column must not pass for the whole map.
+UNMARKED_SCROLLERS = """() => [...document.querySelectorAll('.board *')].filter((n) => {
+  const sideways = ['auto', 'scroll'].includes(getComputedStyle(n).overflowX);
+  return sideways && n.scrollWidth > n.clientWidth + 1;
+}).filter((n) => {
+  const cue = n.previousElementSibling;
+  if (!cue || !cue.matches('.scroll-cue')) return true;
+  const box = cue.getBoundingClientRect();
+  const hidden = getComputedStyle(cue).visibility !== 'visible';
+  return hidden || box.height < 8 || box.left < 0 || box.right > window.innerWidth;
+}).map((n) => `${n.className} (${n.scrollWidth}px in ${n.clientWidth})`)"""
+
+
+def unmarked_scrollers(page: Any) -> list[str]:
+    """The board's parts wider than their box (they scroll sideways) that no visible cue announces."""
+    return list(page.evaluate(UNMARKED_SCROLLERS))
+
+
+def phone_problems(page: Any, kind: str) -> list[str]:
+    """What goes wrong with the table on a 390x844 phone: a page wider than the screen, a
+    part that scrolls sideways unannounced. With TABLESTREAM_DOCS_SCREENSHOT=1 the board as
+    the phone shows it is saved as docs/tables/<kind>-phone.png. The viewport stays a phone's."""
+    overflow = overflow_at_phone_width(page)
+    problems = [f"the page is {overflow}px wider than a phone"] if overflow > 0 else []
+    problems += [f"scrolls with no cue: {part}" for part in unmarked_scrollers(page)]
+    if os.environ.get("TABLESTREAM_DOCS_SCREENSHOT") == "1":
+        page.evaluate("() => document.querySelector('.board-box').scrollIntoView()")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(DOCS_TABLES / f"{kind}-phone.png"), full_page=False)
+    return problems
 
 
 def serious_violations(page: Any, context: str | None = None) -> list[str]:

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.board import (
+    LAPTOP,
     assert_log_in_sentences,
     board_move,
     create_game,
-    overflow_at_phone_width,
+    phone_problems,
     serious_violations,
     wait_for_board,
 )
@@ -103,6 +104,7 @@ def play(page: Any, shot: Path, limit: int = 900, shot_at: int = 40) -> int:
 
 def test_a_whole_game_on_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
+    page.set_viewport_size(LAPTOP)
     create_game(page, "dragoborne")
     wait_for_board(page)
     assert check_faces(page) >= 5  # the opening hand
@@ -133,6 +135,6 @@ def test_a_whole_game_on_the_board(page: Any, output: Path) -> None:
 
     assert not serious_violations(page, ".table-grid")
     page.screenshot(path=str(output / "dragoborne-board-over.png"), full_page=True)
-    assert overflow_at_phone_width(page) == 0
+    assert not phone_problems(page, "dragoborne"), phone_problems(page, "dragoborne")
     page.screenshot(path=str(output / "dragoborne-board-phone.png"), full_page=True)
     print(f"\ndragoborne on the board: {clicks} clicks, {time.monotonic() - started:.1f} s")

@@ -33,13 +33,14 @@ from typing import Any
 import pytest
 
 from tests.e2e.board import (
+    LAPTOP,
     assert_log_in_sentences,
     back_to_table,
     board_move,
     create_game,
     leave_table,
     log_lines,
-    overflow_at_phone_width,
+    phone_problems,
     play_through_api,
     seat_token,
     serious_violations,
@@ -158,6 +159,7 @@ def play_to_the_outcome(page: Any, limit: int, shot: Path | None, shot_at: int) 
 
 def test_dragon_fortress_a_whole_game_by_the_board(page: Any, server: str, output: Path) -> None:
     started = time.monotonic()
+    page.set_viewport_size(LAPTOP)
     game_id = create_game(page, KIND, 3)
     cards = page.evaluate(CARDS)["cards"]
     assert {"crop-field", "guard-tower", "gold", "barn", "spitfire", "shadow-terror"} <= set(cards)
@@ -227,7 +229,7 @@ def test_dragon_fortress_a_whole_game_by_the_board(page: Any, server: str, outpu
 
     assert not mid_game, mid_game
     assert not serious_violations(page, ".board-box")
-    assert overflow_at_phone_width(page) == 0
+    assert not phone_problems(page, KIND), phone_problems(page, KIND)
     page.screenshot(path=str(output / "dragon-fortress-phone.png"), full_page=True)
     # The board played the late game: your turns begun after the hand-over (their Estate
     # Moves) are many, the ending among them.

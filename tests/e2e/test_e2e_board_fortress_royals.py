@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.board import (
+    LAPTOP,
     assert_log_in_sentences,
     board_move,
     create_game,
-    overflow_at_phone_width,
+    phone_problems,
     play_on_board,
     serious_violations,
     wait_for_board,
@@ -95,6 +96,7 @@ def pick_then(page: Any, first: str, then: Any, tries: int = 5) -> None:
 
 def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
+    page.set_viewport_size(LAPTOP)
     create_game(page, KIND, 2, {"rounds": "1"})
     cards = page.evaluate(CARDS)["cards"]
     assert len(cards) == 52
@@ -112,14 +114,14 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     # Every hand holds 10 cards (the one last move): each on one line, on a phone too.
     assert until(page, '.board-bar [data-action-type="keep"]', ("place",))
     for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
+        page.set_viewport_size({"width": width, "height": LAPTOP["height"] if width > 390 else 844})
         page.wait_for_timeout(200)
         for seat in (0, 1):
             tops = page.evaluate(HAND_TOPS, seat)
             assert len(tops) == 10 and max(tops) - min(tops) <= 8, (width, seat, tops)
             assert page.evaluate(ENDS_AROUND, seat), (width, seat)
         assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") == 0
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size(LAPTOP)
     assert check_faces(page, cards) >= 10
 
     # The one last move: a card of your hand, then the card whose place it takes.
@@ -167,6 +169,6 @@ def test_fortress_royals_a_whole_game_by_the_board(page: Any, output: Path) -> N
     assert any(line.startswith("Round 1 ends because") for line in lines)
 
     assert not serious_violations(page, ".board-box")
-    assert overflow_at_phone_width(page) == 0
+    assert not phone_problems(page, KIND), phone_problems(page, KIND)
     page.screenshot(path=str(output / "fortress-royals-phone.png"), full_page=True)
     print(f"\n{KIND}: {clicks} clicks after the first attack, {time.monotonic() - started:.1f} s")

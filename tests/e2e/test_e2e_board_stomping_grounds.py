@@ -17,12 +17,15 @@ from typing import Any
 import pytest
 
 from tests.e2e.board import (
+    LAPTOP,
     assert_log_in_sentences,
     board_move,
     create_game,
     overflow_at_phone_width,
+    phone_problems,
     play_on_board,
     serious_violations,
+    unmarked_scrollers,
     wait_for_board,
 )
 
@@ -77,6 +80,7 @@ def check_faces(page: Any, cards: dict[str, Any]) -> int:
 
 def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> None:
     started = time.monotonic()
+    page.set_viewport_size(LAPTOP)
     create_game(page, KIND, 3, {"turn_limit": "1"})
     cards = page.evaluate(CARDS)["cards"]
     assert wait_for_board(page) == "board"
@@ -112,9 +116,11 @@ def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> No
         page.evaluate("() => document.querySelector('.board-box').scrollIntoView()")
         page.wait_for_timeout(400)
         page.screenshot(path=str(shot), full_page=False)
-    # The map at its widest so far, with its places lit, on a phone: it scrolls in its box.
+    # The map at its widest so far, with its places lit, on a phone: it scrolls in its box,
+    # and a line above it says so.
     assert overflow_at_phone_width(page) == 0
-    page.set_viewport_size({"width": 1280, "height": 900})
+    assert not unmarked_scrollers(page), unmarked_scrollers(page)
+    page.set_viewport_size(LAPTOP)
     clicks = play_on_board(page, PREFER, limit=600, seed=3)
     page.wait_for_selector(".panel.outcome")
     assert page.locator("[data-testid=ending]").inner_text().startswith("Winner")
@@ -130,6 +136,6 @@ def test_stomping_grounds_whole_game_by_the_board(page: Any, output: Path) -> No
 
     assert not mid_game, mid_game
     assert not serious_violations(page, ".board-box")
-    assert overflow_at_phone_width(page) == 0
+    assert not phone_problems(page, KIND), phone_problems(page, KIND)
     page.screenshot(path=str(output / "stomping-grounds-phone.png"), full_page=True)
     print(f"\n{KIND}: {clicks} clicks after setup, {time.monotonic() - started:.1f} s")
