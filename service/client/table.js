@@ -352,9 +352,18 @@ export async function showTable(root, gameId, params) {
     if (game.status === "open") return "Waiting for players to join the open seats.";
     if (game.status === "finished") return "The game is over.";
     const acting = game.to_act || [];
-    if (seat !== null && acting.includes(seat) && !game.seats[seat]?.left) return `Your move, ${you}.`;
+    if (seat !== null && acting.includes(seat) && !game.seats[seat]?.left) return `Your move, ${you}.${mayDo()}`;
     if (!acting.length) return "Resolving…";
     return `Waiting for ${acting.map((i) => seatName(game.seats, i)).join(", ")}.`;
+  }
+
+  // What the seat may do now, in one sentence, from the kinds of action the game lists:
+  // "You may buy, advance or pass: ...". Every phase of every kind says it the same way.
+  function mayDo() {
+    const kinds = [...new Set((game.legal_actions || []).map((a) => humanize(a.type).toLowerCase()))];
+    if (!kinds.length) return "";
+    const listed = kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(", ")} or ${kinds[kinds.length - 1]}`;
+    return ` You may ${listed}: click a card or place on the board to see what it can do, or choose under Actions.`;
   }
 
   // Many actions of one type that differ in a few fields (a set of cards to mulligan,
