@@ -102,7 +102,15 @@ def place_realm(b: Builder, seat: int, action: Action, rng: random.Random) -> No
         {"seat": seat, "card": chosen, "at": action["at"], "source": "deck", "settles": True},
         seat,
     )
-    shuffle_deck(b, seat, rng)
+    keep_a_stated_order_or_shuffle(b, seat, rng)
+
+
+def keep_a_stated_order_or_shuffle(b: Builder, seat: int, rng: random.Random) -> None:
+    """Setup shuffles the deck after its realm is taken out, unless the creator stated the
+    order (a tutorial or puzzle): then the rest of the deck stays exactly as given, so the
+    hands dealt are the ones the creator wrote down."""
+    if not b.state.stated:
+        shuffle_deck(b, seat, rng)
 
 
 def search(b: Builder, seat: int, action: Action, rng: random.Random) -> None:

@@ -60,7 +60,11 @@ def _game_started(state: State | None, event: GameEvent) -> State:
     )
     limit = data["turn_limit"]
     return State(
-        players=players, realms=(), turn_limit=None if limit is None else int(limit), rules=int(data.get("rules", 1))
+        players=players,
+        realms=(),
+        turn_limit=None if limit is None else int(limit),
+        rules=int(data.get("rules", 1)),
+        stated=bool(data.get("stated", False)),
     )
 
 

@@ -41,7 +41,7 @@ class StompingGrounds(GameBase):
             "array",
             None,
             "Explicit deck order per seat, top first (card ids 's<seat>-<card slug>-<copy>'), for "
-            "scenarios and tutorials; needs 'decks'.",
+            "scenarios and tutorials; needs 'decks'; setup keeps it unshuffled; hidden until the end.",
             nullable=True,
         ),
         Option(

@@ -101,6 +101,7 @@ def setup(options: Mapping[str, JSON], players: int, rng: random.Random) -> list
             "orders": [list(o) for o in orders],
             "turn_limit": limit,
             **({"rules": revision} if revision >= 2 else {}),
+            **({"stated": True} if options.get("deck") is not None else {}),
         },
     )
     contenders = list(range(players))

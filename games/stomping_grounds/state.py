@@ -85,6 +85,7 @@ class State:
     realms: tuple[Realm, ...]
     turn_limit: int | None  # rounds; None: no limit
     rules: int = 1  # the rules revision the game is played under (games.base.rules_of)
+    stated: bool = False  # the creator stated the deck order: setup keeps it as given, unshuffled
     phase: str = "setup"
     active: int = 0
     first: int = 0
