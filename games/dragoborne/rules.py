@@ -16,7 +16,7 @@ has its module: ``turn`` (the mulligan and the main phase), ``combat``, ``effect
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.base import CARD_ID, JSON, Action, GameEvent, IllegalAction, Move, fields_of, outcome_of, rules_of, stepped
@@ -212,6 +212,11 @@ def refusal(state: State, seat: int, action: Any) -> str:
         return "That card is not in your hand."
     if kind in ("summon", "cast") and isinstance(card, str):
         return _paying_refusal(state, seat, action)
+    if kind == "activate":
+        same = [a for a in legal_actions(state, seat) if _same_ability(a, action)]
+        wrong_pay = _pay_problem(same, action, "that ability") if same else None
+        if wrong_pay is not None:
+            return wrong_pay
     if kind in ("attack", "move", "activate", "cross", "block") and "creature" in action:
         return "That creature cannot do that now (it is resting, has moved, or is not yours)."
     if kind in ("shield", "cross"):
@@ -227,18 +232,33 @@ def _paying_refusal(state: State, seat: int, action: Mapping[str, Any]) -> str:
     forts that can; else the card cannot be paid for, placed or aimed now."""
     kind, card = action["type"], action["card"]
     listed = [a for a in legal_actions(state, seat) if a["type"] == kind and a["card"] == card]
-    pays = sorted({tuple(a["pay"]) for a in listed if "pay" in a})
-    ways = "; ".join(f"[{', '.join(pay)}]" if pay else "[] (it costs nothing)" for pay in pays)
-    if pays and "pay" not in action:
-        return f"'pay' is missing: name the resources (by colour) to rest for that card; it may be paid with {ways}."
-    if pays and not any(list(pay) == action["pay"] for pay in pays):
-        return f"That 'pay' does not pay for that card now; it may be paid with {ways}."
-    if listed and not pays and "pay" in action:
-        return "Under rules revision 1 the cost is paid for you: leave 'pay' out."
+    wrong_pay = _pay_problem(listed, action, "that card")
+    if wrong_pay is not None:
+        return wrong_pay
     forts = sorted({a["fort"] for a in listed if "fort" in a})
     if kind == "summon" and forts and action.get("fort") not in forts:
         return f"That creature cannot go to that fort now; it may go to fort {', '.join(map(str, forts))}."
     return "You cannot pay that card's cost now, or it has nowhere to go or nothing to target."
+
+
+def _same_ability(listed: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Whether a listed action activates the ability ``action`` names, of the same creature."""
+    return listed["type"] == "activate" and all(listed.get(k) == action.get(k) for k in ("creature", "ability"))
+
+
+def _pay_problem(listed: Sequence[Mapping[str, Any]], action: Mapping[str, Any], what: str) -> str | None:
+    """What is wrong with ``action``'s ``pay``, given the listed actions that do the same
+    thing (the same card, or the same creature's ability), naming the payments that would
+    do; None when its ``pay`` is not what is wrong."""
+    pays = sorted({tuple(a["pay"]) for a in listed if "pay" in a})
+    ways = "; ".join(f"[{', '.join(pay)}]" if pay else "[] (it costs nothing)" for pay in pays)
+    if pays and "pay" not in action:
+        return f"'pay' is missing: name the resources (by colour) to rest for {what}; it may be paid with {ways}."
+    if pays and not any(list(pay) == action["pay"] for pay in pays):
+        return f"That 'pay' does not pay for {what} now; it may be paid with {ways}."
+    if listed and not pays and "pay" in action:
+        return "Under rules revision 1 the cost is paid for you: leave 'pay' out."
+    return None
 
 
 # ---------------------------------------------------------------- the moves

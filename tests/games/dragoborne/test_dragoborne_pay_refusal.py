@@ -1,5 +1,5 @@
-"""A ``summon`` or ``cast`` refused for its payment says what is wrong with it: a missing
-``pay`` is named, with the payments that would do (rules revision 2, where the player
+"""A ``summon``, ``cast`` or ``activate`` refused for its payment says what is wrong with
+it: a missing ``pay`` is named, with the payments that would do (rules revision 2, where the player
 chooses what rests: "Play cards from hand by paying their Call/Cast Costs")."""
 
 from __future__ import annotations
@@ -92,3 +92,39 @@ def test_the_service_answers_a_missing_pay_with_the_reason() -> None:
     assert answer.status_code == 422 and answer.get_json()["code"] == "illegal_action"
     assert answer.get_json()["detail"].startswith("'pay' is missing:")
     assert ", ".join(summon["pay"]) in answer.get_json()["detail"]
+
+
+ACOLYTE = "0-dawnshield-acolyte-1"
+
+
+def acolyte_ready_to_act() -> Scenario:
+    """Seat 0's Dawnshield Acolyte on the field (its ability: rest three resources), with
+    Red, Red and Yellow standing to pay for it."""
+    game = Scenario(
+        first=0, seat0={"hand": ["dawnshield-acolyte"], "draws": ["bastion-rite", "bastion-rite", "sunspear-sentry"]}
+    )
+    game.end_turn()
+    game.end_turn(resource=True)
+    game.act(0, {"type": "summon", "card": ACOLYTE, "fort": 0, "pay": ["yellow"]})
+    return game
+
+
+def test_an_activate_without_pay_says_pay_is_missing_and_what_would_pay() -> None:
+    game = acolyte_ready_to_act()
+    reason = refusal(game, {"type": "activate", "creature": ACOLYTE, "ability": 0})
+    assert reason == (
+        "'pay' is missing: name the resources (by colour) to rest for that ability; "
+        "it may be paid with [red, red, yellow]."
+    )
+
+
+def test_an_activate_with_a_pay_that_does_not_pay_names_the_payment_that_does() -> None:
+    game = acolyte_ready_to_act()
+    reason = refusal(game, {"type": "activate", "creature": ACOLYTE, "ability": 0, "pay": ["red", "red"]})
+    assert reason == "That 'pay' does not pay for that ability now; it may be paid with [red, red, yellow]."
+
+
+def test_an_activate_of_a_creature_that_cannot_act_keeps_its_own_reason() -> None:
+    game = acolyte_ready_to_act()
+    reason = refusal(game, {"type": "activate", "creature": "0-no-such-creature-1", "ability": 0, "pay": []})
+    assert reason == "That creature cannot do that now (it is resting, has moved, or is not yours)."
