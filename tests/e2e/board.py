@@ -56,16 +56,6 @@ NESTED_IN = (
 NESTED = f"() => ({NESTED_IN})(document.querySelector('.board-box') || document.createElement('div'))"
 
 # How far the open selection menu runs past each edge of the window (none when it is inside).
-MENU_SPILL = """() => {
-  const menu = document.querySelector('.board-menu');
-  if (!menu) return {};
-  const r = menu.getBoundingClientRect();
-  const spill = { top: -r.top, left: -r.left,
-    bottom: r.bottom - window.innerHeight, right: r.right - window.innerWidth };
-  return Object.fromEntries(Object.entries(spill).filter(([, px]) => px > 1));
-}"""
-
-
 NAMES = ["Tess", "Uma", "Vic"]
 
 
@@ -151,9 +141,6 @@ def board_move(
         return None
     nested = page.evaluate(NESTED)
     assert not nested, f"controls holding another control: {nested}"
-    if where == "menu":
-        spill = page.evaluate(MENU_SPILL)
-        assert not spill, f"the selection's menu runs out of the window: {spill}"
     score = rank or (lambda types, _text: _rank(types, prefer))
     best = min(score(types, text) for _, types, text in offers)
     index, _, text = rng.choice([o for o in offers if score(o[1], o[2]) == best])
