@@ -55,7 +55,6 @@ NESTED_IN = (
 )
 NESTED = f"() => ({NESTED_IN})(document.querySelector('.board-box') || document.createElement('div'))"
 
-# How far the open selection menu runs past each edge of the window (none when it is inside).
 NAMES = ["Tess", "Uma", "Vic"]
 
 
