@@ -514,7 +514,7 @@ export async function showTable(root, gameId, params) {
     const answer = rematchAnswer();
     if (!answer) return null;
     const box = el("section", { class: "panel rematch", "aria-label": "rematch", "data-testid": "rematch" }, el("h3", {}, "Rematch"));
-    const accept = (label) => el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget, answer) }, label);
+    const accept = (label) => el("button", { type: "button", class: "primary", "data-testid": "rematch-accept", onclick: (ev) => rematch(ev.currentTarget, rematchAnswer() || answer) }, label);
     if (game.rematch_of) {
       if (answer.accepted) box.appendChild(el("p", { class: "muted", "data-testid": "rematch-waiting" }, "You accepted; the game starts when every player has."));
       else box.append(el("p", {}, "A rematch of your last game: the same seats, in a new order, and a new deal."), accept("Accept the rematch"));
@@ -522,7 +522,7 @@ export async function showTable(root, gameId, params) {
     }
     if (!game.rematch) {
       box.append(el("p", { class: "small muted" }, "The same game and seats, in a new order, and a new deal."),
-        el("button", { type: "button", class: "primary", "data-testid": "rematch-offer", onclick: (ev) => rematch(ev.currentTarget, answer) }, "Offer a rematch"));
+        el("button", { type: "button", class: "primary", "data-testid": "rematch-offer", onclick: (ev) => rematch(ev.currentTarget, rematchAnswer() || answer) }, "Offer a rematch"));
       return box;
     }
     const link = el("a", { href: `#/game/${encodeURIComponent(game.rematch)}?seat=${answer.newSeat}`, "data-testid": "rematch-open" }, "Go to the rematch");
@@ -586,7 +586,7 @@ export async function showTable(root, gameId, params) {
     if (game.status === "active" && offer) {
       const mine = offer.by === seat;
       const agreed = offer.accepted.includes(seat);
-      box.appendChild(el("div", { class: "draw-offer", role: "status", "data-testid": "draw-offer" },
+      box.appendChild(el("div", { class: "draw-offer", role: "status", "data-testid": "draw-offer", "data-offer": offer.id },
         el("p", {}, mine ? "You offered to end the game with a shared result; waiting for the others." : `${seatName(game.seats, offer.by)} offers to end the game with a shared result${agreed ? "; you agreed." : "."}`),
         el("div", { class: "row" },
           !agreed ? el("button", { type: "button", "data-testid": "draw-accept", disabled: endingSent, onclick: () => endGame(`draw-offers/${encodeURIComponent(offer.id)}/accept`) }, "Agree") : null,
@@ -618,8 +618,18 @@ export async function showTable(root, gameId, params) {
     }
   }
 
+  // The side panels, drawn again on every answer: where they read the same as drawn, the
+  // nodes stay, so that a press under way as an answer arrives (the button replaced between
+  // the pointer's down and up would lose the click) or a name being typed is not lost.
+  // Their buttons read the table's state when pressed, never a value of the drawing.
   function renderSide() {
-    clear(sideBox);
+    const fresh = document.createElement("div");
+    sidePanels(fresh);
+    if (fresh.innerHTML === sideBox.innerHTML) return;
+    clear(sideBox).append(...fresh.childNodes);
+  }
+
+  function sidePanels(sideBox) {
     if (game.status === "finished") sideBox.appendChild(outcomePanel(game, events));
     const endGame = endPanel();
     if (endGame) sideBox.appendChild(endGame);
@@ -638,13 +648,13 @@ export async function showTable(root, gameId, params) {
       box.appendChild(el("p", {}, `${seatName(game.seats, pending.by)} asks to undo back to version ${pending.to}.`));
       if (pending.by !== seat && !pending.answered.has(seat)) {
         box.appendChild(el("div", { class: "row" },
-          el("button", { type: "button", onclick: () => answerUndo(pending.id, "accept") }, "Accept undo"),
-          el("button", { type: "button", class: "secondary", onclick: () => answerUndo(pending.id, "decline") }, "Decline")));
+          el("button", { type: "button", "data-undo": pending.id, onclick: (ev) => answerUndo(ev.currentTarget.dataset.undo, "accept") }, "Accept undo"),
+          el("button", { type: "button", class: "secondary", "data-undo": pending.id, onclick: (ev) => answerUndo(ev.currentTarget.dataset.undo, "decline") }, "Decline")));
       } else box.appendChild(el("p", { class: "muted" }, "Waiting for the other players to answer."));
     } else {
       const offer = game.undo_offer || { to_version: null, reason: "Undo is not available." };
       if (offer.to_version) {
-        box.appendChild(el("button", { type: "button", class: "secondary", "data-testid": "undo", onclick: () => requestUndo(offer.to_version) }, "Ask to undo my last move"));
+        box.appendChild(el("button", { type: "button", class: "secondary", "data-testid": "undo", "data-to": offer.to_version, onclick: (ev) => requestUndo(Number(ev.currentTarget.dataset.to)) }, "Ask to undo my last move"));
         box.appendChild(el("p", { class: "muted small" }, "The other players must agree (bots do)."));
       } else box.appendChild(el("p", { class: "muted", "data-testid": "undo-unavailable" }, offer.reason));
     }
