@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.platform.test_serve import free_port, start, stop, wait_healthy
+from tests.platform.test_serve import STARTED_WITHIN, free_port, start, stop, wait_healthy
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +47,7 @@ def test_every_subcommand_finds_the_embedded_redis_of_tablestream_serve(tmp_path
     server = start(home / ".tablestream", port)
     try:
         base = f"http://127.0.0.1:{port}"
-        wait_healthy(base, server, 30)
+        wait_healthy(base, server, STARTED_WITHIN)
         created = requests.post(
             f"{base}/v1/games",
             json={

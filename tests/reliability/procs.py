@@ -174,7 +174,7 @@ class Api(Service):
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Api:
+    def start(self, timeout: float = 90.0) -> Api:  # a hung start, not a slow one (CI is loaded)
         super().start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -18,6 +18,7 @@ from core.config import Config
 from core.errors import CommandError
 from stores.platform import Platform
 from tests.reliability.procs import RedisServer, Service, service_env, wait_for
+from tests.short import short
 from workers.projector import GROUP, Projector
 from workers.scheduling import InlineBots
 
@@ -53,7 +54,8 @@ def load(platform: Platform, stop: threading.Event, counts: dict[str, int], play
                 rated_game(platform, players, rng)
                 counts["rated"] += 1
             elif roll < 0.15:
-                platform.handler.create_game(kind, [{"bot": "random"}] * size)
+                # Short, as each is played to its end inline: the load stops between commands.
+                platform.handler.create_game(kind, [{"bot": "random"}] * size, options=short(kind))
             elif roll < 0.3:
                 created = platform.handler.create_game(kind, [{"open": True}] + [{"name": "ann"}] * (size - 1))
                 if rng.random() < 0.5:
