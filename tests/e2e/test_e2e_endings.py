@@ -252,9 +252,7 @@ def test_a_press_held_while_the_table_is_drawn_again_is_not_lost(page: Any) -> N
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     # A notice of this game asks the table for its state again, and the answer redraws it.
-    page.evaluate(
-        "(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game
-    )
+    page.evaluate("(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game)
     expect(page.locator(".board:not([data-before])")).to_have_count(1)
     page.mouse.up()
     expect(page.locator("[data-testid=abort-question]")).to_be_visible()
