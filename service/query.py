@@ -8,7 +8,7 @@ import re
 from functools import cache
 from typing import Any
 
-import yaml
+from service import yamltext
 
 _FLASK_PARAMETER = re.compile(r"<(?:[^<>]*:)?([^<>:]+)>")
 
@@ -21,7 +21,7 @@ def spec_path(rule: str) -> str:
 @cache
 def allowed(spec_text: str) -> dict[tuple[str, str], frozenset[str]]:
     """(path, method) -> the query parameters the spec names for it."""
-    spec = yaml.safe_load(spec_text)
+    spec = yamltext.load(spec_text)
     shared = spec.get("components", {}).get("parameters", {})
     out: dict[tuple[str, str], frozenset[str]] = {}
     for path, operations in spec.get("paths", {}).items():

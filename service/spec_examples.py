@@ -39,6 +39,7 @@ from werkzeug.test import TestResponse
 from core.config import Config
 from core.webhooks import NoDeliveryRunner
 from events.transparency import Signer, cosign, witness_vkey
+from service import yamltext
 from service.app import create_app
 from stores.platform import Platform
 from workers import projector as projector_module
@@ -523,7 +524,7 @@ class Scenario:
 
 def record() -> dict[str, dict[str, Any]]:
     """Run the session on a fresh in-process service; the examples by name."""
-    spec = yaml.safe_load(SPEC.read_text())
+    spec = yamltext.load(SPEC.read_text())
     config = Config(
         redis_url="fake",
         rate_per_address=10**6,
@@ -597,12 +598,12 @@ def problems(spec: dict[str, Any]) -> list[str]:
 def main(argv: list[str]) -> int:
     current = SPEC.read_text()
     if "--check" in argv:
-        found = problems(yaml.safe_load(current))
+        found = problems(yamltext.load(current))
         for problem in found:
             print(problem, file=sys.stderr)
         return 1 if found else 0
     SPEC.write_text(rendered(current, record()))
-    print(json.dumps({"examples": len(yaml.safe_load(SPEC.read_text())["components"]["examples"])}))
+    print(json.dumps({"examples": len(yamltext.load(SPEC.read_text())["components"]["examples"])}))
     return 0
 
 

@@ -94,15 +94,24 @@ class Shape:
             self.types.add("string")
         elif isinstance(value, list):
             self.types.add("array")
+            if not value:
+                return
+            items = self.items = self.items or Shape()
+            if all(type(item) is str for item in value):  # a list of card ids: one look will do
+                items.types.add("string")
+                return
             for item in value:
-                self.items = self.items or Shape()
-                self.items.add(item)
+                items.add(item)
         elif isinstance(value, dict):
             self.types.add("object")
             self.objects += 1
+            keys, properties = self.keys, self.properties
             for key, item in value.items():
-                self.keys[key] = self.keys.get(key, 0) + 1
-                self.properties.setdefault(key, Shape()).add(item)
+                keys[key] = keys.get(key, 0) + 1
+                shape = properties.get(key)
+                if shape is None:
+                    shape = properties[key] = Shape()
+                shape.add(item)
         else:
             raise TypeError(f"not JSON: {value!r}")
 

@@ -193,7 +193,11 @@ def rules(kind: str) -> Response:
     return Response(json.dumps(body), mimetype="application/json", headers={"Cache-Control": "max-age=3600"})
 
 
+@functools.cache
 def spec_text() -> str:
+    """The contract, read once a process: it checks every query string, and reading its
+    280 kB (and hashing it again for the parsed form's cache) took a few milliseconds of
+    every such request."""
     return resources.files("service").joinpath("openapi.yaml").read_text()
 
 

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import jsonschema_rs
 import pytest
-import yaml
 
 from games.play import new_game, step
 from games.registry import all_games
+from service import yamltext
 from service.spec_gen import SPEC, rendered
 
 PACKAGED = sorted(key for key, game in all_games().items() if type(game).__module__.startswith("games."))
 
 
 def components() -> dict[str, dict[str, object]]:
-    return dict(yaml.safe_load(Path(SPEC).read_text())["components"]["schemas"])
+    return dict(yamltext.load(Path(SPEC).read_text())["components"]["schemas"])
 
 
 def test_the_typed_actions_are_what_the_games_define() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-import yaml
 
+from service import yamltext
 from service.spec_examples import (
     EXAMPLE_REF,
     SPEC,
@@ -26,7 +26,7 @@ from service.spec_examples import (
 
 
 def load() -> dict[str, Any]:
-    return dict(yaml.safe_load(Path(SPEC).read_text()))
+    return dict(yamltext.load(Path(SPEC).read_text()))
 
 
 SPEC_DOC = load()

@@ -11,17 +11,17 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-import yaml
 from flask.testing import FlaskClient
 
 from games.registry import all_games
+from service import yamltext
 from service.spec_gen import SPEC, sampled_views
 
 PACKAGED = sorted(key for key, game in all_games().items() if type(game).__module__.startswith("games."))
 
 
 def view_schema(kind: str) -> Any:
-    schemas = yaml.safe_load(Path(SPEC).read_text())["components"]["schemas"]
+    schemas = yamltext.load(Path(SPEC).read_text())["components"]["schemas"]
     return jsonschema_rs.Draft202012Validator(schemas["View_" + kind.replace("-", "_")])
 
 

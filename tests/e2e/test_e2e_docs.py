@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
+from service import yamltext
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+SPEC = yamltext.load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
