@@ -289,8 +289,9 @@ export async function showTable(root, gameId, params) {
     return pending;
   }
 
+  // Drawn again on every answer and stream change; kept as drawn where it reads the same
+  // (as the side panels are), so that a press on its links is not lost to a redraw.
   function renderHeader() {
-    clear(header);
     const you = seat !== null ? seatName(game.seats, seat) : null;
     const parts = [
       el("div", { class: "title-row" },
@@ -319,18 +320,19 @@ export async function showTable(root, gameId, params) {
           heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
           el("option", { value: "", selected: seat === null }, "spectator"))) : null,
       el("p", { class: "whose-turn", role: "status" }, turnText(you))];
-    header.append(...parts.filter(Boolean));
-    tickClocks();
+    const fresh = el("div", {}, ...parts.filter(Boolean));
+    tickClocks(fresh);
+    if (fresh.innerHTML !== header.innerHTML) clear(header).append(...fresh.childNodes);
   }
 
   // Each seat's clock, drawn again a few times a second between answers: a running clock
   // counts down from the last answer; one that reaches zero asks for the table again
   // once (the flag falls on the server, whose event then arrives).
-  function tickClocks() {
+  function tickClocks(box = header) {
     if (!game || !readClock) return;
     const running = new Set(game.status === "active" ? game.clock.running || [] : []);
     let zero = false;
-    for (const node of header.querySelectorAll(".clock[data-seat]")) {
+    for (const node of box.querySelectorAll(".clock[data-seat]")) {
       const s = Number(node.dataset.seat);
       const left = readClock(s);
       const text = formatClock(left);
@@ -345,7 +347,7 @@ export async function showTable(root, gameId, params) {
       setTimeout(scheduleRefresh, 1500);
     }
   }
-  const clockTimer = setInterval(tickClocks, 100);
+  const clockTimer = setInterval(() => tickClocks(), 100);
 
   function turnText(you) {
     if (game.status === "open" && game.rematch_of) return "A rematch: waiting for every player to accept it.";

@@ -256,3 +256,17 @@ def test_a_press_held_while_the_table_is_drawn_again_is_not_lost(page: Any) -> N
     expect(page.locator(".board:not([data-before])")).to_have_count(1)
     page.mouse.up()
     expect(page.locator("[data-testid=abort-question]")).to_be_visible()
+
+
+def test_a_press_on_the_header_held_while_the_table_is_drawn_again_is_not_lost(page: Any) -> None:
+    """The header (how to play, the seats) is drawn again on every answer too."""
+    game = create(page, "open")
+    page.locator(".board").evaluate("(board) => { board.dataset.before = 'yes'; }")
+    box = page.locator("[data-testid=how-to-play]").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game)
+    expect(page.locator(".board:not([data-before])")).to_have_count(1)
+    page.mouse.up()
+    page.wait_for_url(f"**/#/rules/{KIND}")
