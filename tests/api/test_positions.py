@@ -11,7 +11,15 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.tooling import audit_game
+from games.dragon_fortress.cards import FIRST_CALL_DEPTH
+from games.dragon_fortress.cards import HAND_SIZE as DRAGON_HAND_SIZE
+from games.dragon_fortress.game import GAME as DRAGON
+from games.dragon_fortress.rules import common_cards as dragon_common_cards
 from games.fortress_royals.cards import DECK
+from games.fortress_siege.cards import deck_ids as siege_deck_ids
+from games.fortress_siege.game import GAME as SIEGE
+from games.fortress_siege.rules import all_cards as siege_cards
+from games.fortress_siege.rules import fortress_size
 from games.stomping_grounds.cards import DECK_KEYS, deck_ids
 from games.stomping_grounds.turn import HAND_LIMIT
 from projections.table import HIDDEN_OPTION
@@ -118,3 +126,113 @@ def test_a_position_that_loses_or_repeats_a_card_is_refused_and_appends_nothing(
     assert body["code"] == "invalid_options"
     assert body["problems"] == [f"seat 1's deck order must hold every card of the {decks[1]} deck exactly once"]
     assert client.get("/v1/games").get_json()["total"] == 0
+
+
+# -- fortress-siege: option 'decks', one Fortress per seat, top card first, Tombstone last --
+
+
+def _siege_position(players: int, winds: bool) -> tuple[list[list[str]], int]:
+    """Each seat's stated Fortress, in an order no shuffle is likely to give, and how many
+    cards are left over. Without Winds of Fate seat k's own deck is reversed; with it every
+    shared card is reversed and cut into equal Fortresses, the remainder set aside."""
+    if winds:
+        cards = list(reversed(siege_cards(players, True)))
+        size = fortress_size(players, True)
+        return [cards[seat * size : (seat + 1) * size] for seat in range(players)], len(cards) - size * players
+    return [list(reversed(siege_deck_ids(seat))) for seat in range(players)], 0
+
+
+def _siege_options(decks: list[list[str]], winds: bool) -> dict[str, Any]:
+    return {"decks": decks, "winds_of_fate": True} if winds else {"decks": decks}
+
+
+def _draw_once_round_the_table(client: FlaskClient, game: dict[str, Any], draws: int) -> list[dict[str, Any]]:
+    """Each seat in turn spends ``draws`` moves drawing, from the first player round the
+    table; returns every seat's own view after that."""
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    url = f"/v1/games/{game['id']}"
+    for _ in headers:
+        seat = client.get(url).get_json()["to_act"][0]
+        for _ in range(draws):
+            version = client.get(url).get_json()["version"]
+            draw = {"action": {"type": "draw"}, "expected_version": version}
+            assert client.post(f"{url}/actions", json=draw, headers=headers[seat]).status_code == 200
+    return [client.get(url, headers=h).get_json() for h in headers]
+
+
+SIEGE_TABLES = [
+    (players, winds) for winds in (False, True) for players in range(SIEGE.min_players, SIEGE.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("players", "winds"), SIEGE_TABLES)
+def test_stated_fortresses_are_dealt_exactly_top_card_first_and_tombstone_last(
+    client: FlaskClient, players: int, winds: bool
+) -> None:
+    """Each seat's Fortress is its stated list as given: the Tombstone shown is the last card,
+    the Fortress holds the whole list, and a turn of three draws takes the first three cards;
+    with Winds of Fate the shared cards not stated are set aside."""
+    decks, left_over = _siege_position(players, winds)
+    created = _create_kind(client, "fortress-siege", players, _siege_options(decks, winds))
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    assert game["fair_deal"] is False
+    for seat, mine in enumerate(_draw_once_round_the_table(client, game, 3)):
+        view = mine["view"]
+        me = view["players"][seat]
+        assert view["fixed_deal"] is True and view["winds_of_fate"] is winds and view["set_aside"] == left_over
+        assert [player["tombstone"] for player in view["players"]] == [deck[-1] for deck in decks]
+        assert me["fortress"] == len(decks[seat]) - 3
+        assert me["hand"] == decks[seat][:3]
+
+
+# -- dragon-fortress: option 'deck', the common cards top first, dealt round-robin --
+
+
+def _dragon_position(players: int) -> list[str]:
+    """Every common card in play at this table, the manifest order reversed."""
+    return list(reversed(dragon_common_cards(players)))
+
+
+def _stay_and_draw(client: FlaskClient, url: str, header: dict[str, str], seat: int) -> str:
+    """The seat to act forgoes its Estate Move and draws from the common supply; returns the
+    card drawn as its own view shows it (the last card of its hand)."""
+    for action in ({"type": "stay"}, {"type": "draw", "pile": "common"}):
+        version = client.get(url).get_json()["version"]
+        moved = client.post(f"{url}/actions", json={"action": action, "expected_version": version}, headers=header)
+        assert moved.status_code == 200, moved.get_data(as_text=True)
+    return client.get(url, headers=header).get_json()["view"]["players"][seat]["hand"][-1]
+
+
+def _place_first_legal(client: FlaskClient, url: str, header: dict[str, str]) -> None:
+    mine = client.get(url, headers=header).get_json()
+    placed = {"action": mine["legal_actions"][0], "expected_version": mine["version"]}
+    assert client.post(f"{url}/actions", json=placed, headers=header).status_code == 200
+
+
+@pytest.mark.parametrize("players", range(DRAGON.min_players, DRAGON.max_players + 1))
+def test_a_stated_common_order_deals_the_hands_round_robin_and_stacks_the_rest(
+    client: FlaskClient, players: int
+) -> None:
+    """Seat k holds cards k, k+players, ... of the stated order up to the hands' total; the
+    rest is the supply in the stated order with the Call card put in at its depth, so each
+    seat's first draw takes the next stated card in turn."""
+    deck = _dragon_position(players)
+    dealt = DRAGON_HAND_SIZE * players
+    created = _create_kind(client, "dragon-fortress", players, {"deck": deck})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    assert game["fair_deal"] is False
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    url = f"/v1/games/{game['id']}"
+    for seat, header in enumerate(headers):
+        view = client.get(url, headers=header).get_json()["view"]
+        assert view["players"][seat]["hand"] == deck[seat:dealt:players]
+        assert view["supply"] == {"count": len(deck) - dealt + 1, "call_depth": FIRST_CALL_DEPTH}
+    for turn in range(players):
+        seat = client.get(url).get_json()["to_act"][0]
+        assert seat == turn
+        assert _stay_and_draw(client, url, headers[seat], seat) == deck[dealt + turn]
+        _place_first_legal(client, url, headers[seat])
+    supply = client.get(url).get_json()["view"]["supply"]
+    assert supply == {"count": len(deck) - dealt + 1 - players, "call_depth": FIRST_CALL_DEPTH - players}
