@@ -5,6 +5,7 @@ appended. Stomping-grounds and fortress-royals so far, at every player count the
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from games.stomping_grounds.turn import HAND_LIMIT
 from projections.table import HIDDEN_OPTION
 from stores.platform import Platform
 from tests.api.conftest import bearer
+from workers.projector import Projector
 
 
 def _stated_orders(decks: list[str]) -> list[list[str]]:
@@ -236,3 +238,100 @@ def test_a_stated_common_order_deals_the_hands_round_robin_and_stacks_the_rest(
         _place_first_legal(client, url, headers[seat])
     supply = client.get(url).get_json()["view"]["supply"]
     assert supply == {"count": len(deck) - dealt + 1 - players, "call_depth": FIRST_CALL_DEPTH - players}
+
+
+def _listing(platform: Platform) -> Projector:
+    """A projector reading from the start of the feed, so the games list shows the games
+    created after it (stepped by ``_read_as`` before it reads)."""
+    projector = Projector(platform, "positions-test")
+    projector.ensure_group()
+    return projector
+
+
+def _read_as(client: FlaskClient, game_id: str, header: dict[str, str], projector: Projector) -> dict[str, Any]:
+    """Every route that reads a game in play, as one reader (a seat's header, or none for a
+    spectator): the route's name and its response. The list must hold the game: a summary
+    read from an empty list would prove nothing."""
+    while projector.step(block_ms=10):
+        pass
+    listed = client.get("/v1/games?status=active").get_json()["games"]
+    assert [summary["id"] for summary in listed] == [game_id]
+    url = f"/v1/games/{game_id}"
+    version = client.get(url).get_json()["version"]
+    routes = [
+        url,
+        f"{url}/events",
+        f"{url}/history/1",
+        f"{url}/history/{version}",
+        f"{url}/replay",
+        f"{url}/export",
+        "/v1/games",
+        "/v1/games?status=active",
+    ]
+    return {route: client.get(route, headers=header) for route in routes}
+
+
+def _assert_unseen_cards_unread(
+    client: FlaskClient, game_id: str, header: dict[str, str], unseen: set[str], projector: Projector
+) -> None:
+    """No route names, as a JSON string, a stated card the reader has not seen."""
+    for route, response in _read_as(client, game_id, header, projector).items():
+        assert response.status_code == 200, (route, response.get_data(as_text=True))
+        text = response.get_data(as_text=True)
+        named = sorted(card for card in unseen if json.dumps(card) in text)
+        assert named == [], (route, named)
+
+
+@pytest.mark.parametrize("winds", [False, True])
+def test_no_route_shows_a_reader_a_stated_fortress_card_it_has_not_seen(
+    client: FlaskClient, platform: Platform, winds: bool
+) -> None:
+    """Only the Tombstones of a stated deal are public, and a drawn card is seen by its drawer
+    alone: the seat that drew, another seat and a spectator each read no other stated card,
+    on any route that reads the game, and the options say only that the deal is hidden."""
+    projector = _listing(platform)
+    decks, _ = _siege_position(3, winds)
+    created = _create_kind(client, "fortress-siege", 3, _siege_options(decks, winds))
+    game = created.get_json()
+    url = f"/v1/games/{game['id']}"
+    drawer = client.get(url).get_json()["to_act"][0]
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    draw = {"action": {"type": "draw"}, "expected_version": client.get(url).get_json()["version"]}
+    assert client.post(f"{url}/actions", json=draw, headers=headers[drawer]).status_code == 200
+    drawn = decks[drawer][0]
+    assert client.get(url, headers=headers[drawer]).get_json()["view"]["players"][drawer]["hand"] == [drawn]
+    assert json.dumps(drawn) in client.get(f"{url}/events", headers=headers[drawer]).get_data(as_text=True)
+    hidden = {card for deck in decks for card in deck[:-1]}
+    other = (drawer + 1) % 3
+    assert client.get(url, headers=headers[other]).get_json()["options"]["decks"] == HIDDEN_OPTION
+    _assert_unseen_cards_unread(client, game["id"], headers[drawer], hidden - {drawn}, projector)
+    _assert_unseen_cards_unread(client, game["id"], headers[other], hidden, projector)
+    _assert_unseen_cards_unread(client, game["id"], {}, hidden, projector)
+    assert not any(json.dumps(card) in created.get_data(as_text=True) for card in hidden)
+
+
+def test_no_route_shows_a_reader_a_stated_common_card_it_has_not_seen(client: FlaskClient, platform: Platform) -> None:
+    """A seat has seen its own hand and what it drew, a spectator nothing of the stated order:
+    the seat that drew, another seat and a spectator each read no other stated card, on any
+    route that reads the game, and the options say only that the deal is hidden."""
+    players = 3
+    projector = _listing(platform)
+    deck = _dragon_position(players)
+    dealt = DRAGON_HAND_SIZE * players
+    created = _create_kind(client, "dragon-fortress", players, {"deck": deck})
+    game = created.get_json()
+    url = f"/v1/games/{game['id']}"
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    drawer = client.get(url).get_json()["to_act"][0]
+    drawn = _stay_and_draw(client, url, headers[drawer], drawer)
+    assert drawn == deck[dealt]
+    assert json.dumps(drawn) in client.get(f"{url}/events", headers=headers[drawer]).get_data(as_text=True)
+    other = (drawer + 1) % players
+    assert client.get(url, headers=headers[other]).get_json()["options"]["deck"] == HIDDEN_OPTION
+    hidden = set(deck)
+    _assert_unseen_cards_unread(
+        client, game["id"], headers[drawer], hidden - set(deck[drawer:dealt:players]) - {drawn}, projector
+    )
+    _assert_unseen_cards_unread(client, game["id"], headers[other], hidden - set(deck[other:dealt:players]), projector)
+    _assert_unseen_cards_unread(client, game["id"], {}, hidden, projector)
+    assert not any(json.dumps(card) in created.get_data(as_text=True) for card in hidden)
