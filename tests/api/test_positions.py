@@ -1,7 +1,8 @@
 """Games set up from a stated position over HTTP (tutorials, puzzles, audits): the cards are
 dealt exactly in the order the creator gave, the game says its deal is not fair, a seat
 cannot read the stated order before the end, and a wrong position is refused with nothing
-appended. Stomping-grounds and fortress-royals so far, at every player count they take."""
+appended. Stomping-grounds, fortress-royals, fortress-siege (with and without Winds of
+Fate) and dragon-fortress, at every player count they take."""
 
 from __future__ import annotations
 
@@ -335,3 +336,34 @@ def test_no_route_shows_a_reader_a_stated_common_card_it_has_not_seen(client: Fl
     _assert_unseen_cards_unread(client, game["id"], headers[other], hidden - set(deck[other:dealt:players]), projector)
     _assert_unseen_cards_unread(client, game["id"], {}, hidden, projector)
     assert not any(json.dumps(card) in created.get_data(as_text=True) for card in hidden)
+
+
+@pytest.mark.parametrize("winds", [False, True])
+def test_the_audit_replays_a_fortress_siege_game_set_up_from_stated_fortresses(
+    client: FlaskClient, platform: Platform, winds: bool
+) -> None:
+    """The stated Fortresses are among the game's stored options, so the audit's replay deals
+    them again and finds every draw's events again."""
+    decks, _ = _siege_position(3, winds)
+    game = _create_kind(client, "fortress-siege", 3, _siege_options(decks, winds)).get_json()
+    _draw_once_round_the_table(client, game, 3)
+    report = audit_game(platform, game["id"])
+    assert report.ok, report.as_json()
+    assert report.actions == 9 and {"hash_chain", "actions"} <= set(report.checks)
+
+
+def test_the_audit_replays_a_dragon_fortress_game_set_up_from_a_stated_common_order(
+    client: FlaskClient, platform: Platform
+) -> None:
+    """The stated order is among the game's stored options, so the audit's replay deals the
+    same hands and supply and finds every action's events again."""
+    players = 3
+    game = _create_kind(client, "dragon-fortress", players, {"deck": _dragon_position(players)}).get_json()
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    url = f"/v1/games/{game['id']}"
+    for seat in range(players):
+        _stay_and_draw(client, url, headers[seat], seat)
+        _place_first_legal(client, url, headers[seat])
+    report = audit_game(platform, game["id"])
+    assert report.ok, report.as_json()
+    assert report.actions == 3 * players and {"hash_chain", "actions"} <= set(report.checks)
