@@ -7,6 +7,7 @@ Fate) and dragon-fortress, at every player count they take."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from games.dragon_fortress.cards import HAND_SIZE as DRAGON_HAND_SIZE
 from games.dragon_fortress.game import GAME as DRAGON
 from games.dragon_fortress.rules import common_cards as dragon_common_cards
 from games.fortress_royals.cards import DECK
+from games.fortress_siege.cards import MOVES_PER_TURN
 from games.fortress_siege.cards import deck_ids as siege_deck_ids
 from games.fortress_siege.game import GAME as SIEGE
 from games.fortress_siege.rules import all_cards as siege_cards
@@ -149,14 +151,14 @@ def _siege_options(decks: list[list[str]], winds: bool) -> dict[str, Any]:
     return {"decks": decks, "winds_of_fate": True} if winds else {"decks": decks}
 
 
-def _draw_once_round_the_table(client: FlaskClient, game: dict[str, Any], draws: int) -> list[dict[str, Any]]:
-    """Each seat in turn spends ``draws`` moves drawing, from the first player round the
+def _draw_a_turn_each(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat in turn spends its whole turn drawing, from the first player round the
     table; returns every seat's own view after that."""
     headers = [bearer(seat["token"]) for seat in game["seats"]]
     url = f"/v1/games/{game['id']}"
     for _ in headers:
         seat = client.get(url).get_json()["to_act"][0]
-        for _ in range(draws):
+        for _ in range(MOVES_PER_TURN):
             version = client.get(url).get_json()["version"]
             draw = {"action": {"type": "draw"}, "expected_version": version}
             assert client.post(f"{url}/actions", json=draw, headers=headers[seat]).status_code == 200
@@ -173,20 +175,20 @@ def test_stated_fortresses_are_dealt_exactly_top_card_first_and_tombstone_last(
     client: FlaskClient, players: int, winds: bool
 ) -> None:
     """Each seat's Fortress is its stated list as given: the Tombstone shown is the last card,
-    the Fortress holds the whole list, and a turn of three draws takes the first three cards;
+    the Fortress holds the whole list, and a turn of draws takes the first cards in order;
     with Winds of Fate the shared cards not stated are set aside."""
     decks, left_over = _siege_position(players, winds)
     created = _create_kind(client, "fortress-siege", players, _siege_options(decks, winds))
     assert created.status_code == 201, created.get_data(as_text=True)
     game = created.get_json()
     assert game["fair_deal"] is False
-    for seat, mine in enumerate(_draw_once_round_the_table(client, game, 3)):
+    for seat, mine in enumerate(_draw_a_turn_each(client, game)):
         view = mine["view"]
         me = view["players"][seat]
         assert view["fixed_deal"] is True and view["winds_of_fate"] is winds and view["set_aside"] == left_over
         assert [player["tombstone"] for player in view["players"]] == [deck[-1] for deck in decks]
-        assert me["fortress"] == len(decks[seat]) - 3
-        assert me["hand"] == decks[seat][:3]
+        assert me["fortress"] == len(decks[seat]) - MOVES_PER_TURN
+        assert me["hand"] == decks[seat][:MOVES_PER_TURN]
 
 
 # -- dragon-fortress: option 'deck', the common cards top first, dealt round-robin --
@@ -346,10 +348,10 @@ def test_the_audit_replays_a_fortress_siege_game_set_up_from_stated_fortresses(
     them again and finds every draw's events again."""
     decks, _ = _siege_position(3, winds)
     game = _create_kind(client, "fortress-siege", 3, _siege_options(decks, winds)).get_json()
-    _draw_once_round_the_table(client, game, 3)
+    _draw_a_turn_each(client, game)
     report = audit_game(platform, game["id"])
     assert report.ok, report.as_json()
-    assert report.actions == 9 and {"hash_chain", "actions"} <= set(report.checks)
+    assert report.actions == 3 * MOVES_PER_TURN and {"hash_chain", "actions"} <= set(report.checks)
 
 
 def test_the_audit_replays_a_dragon_fortress_game_set_up_from_a_stated_common_order(
@@ -367,3 +369,45 @@ def test_the_audit_replays_a_dragon_fortress_game_set_up_from_a_stated_common_or
     report = audit_game(platform, game["id"])
     assert report.ok, report.as_json()
     assert report.actions == 3 * players and {"hash_chain", "actions"} <= set(report.checks)
+
+
+def _readme_example(game: str) -> dict[str, Any]:
+    """The options object the game's README gives under "Setting up a position"."""
+    text = (Path(__file__).parents[2] / "games" / game / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Setting up a position", 1)[1]
+    return json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+
+
+def test_the_fortress_siege_readme_example_deals_what_it_says(client: FlaskClient) -> None:
+    """Two players with Winds of Fate: the Tombstones are the lists' last cards, so the second
+    Joker's seat starts, and each seat's first turn of draws takes the top of its list."""
+    options = _readme_example("fortress_siege")
+    decks = options["decks"]
+    created = _create_kind(client, "fortress-siege", 2, options)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    mine = _draw_a_turn_each(client, game)
+    assert [player["tombstone"] for player in mine[0]["view"]["players"]] == ["2H.0", "JK2.0"]
+    assert mine[0]["view"]["first"] == 1 and mine[0]["view"]["set_aside"] == 0
+    assert [own["view"]["players"][seat]["hand"] for seat, own in enumerate(mine)] == [
+        deck[:MOVES_PER_TURN] for deck in decks
+    ]
+
+
+def test_the_dragon_fortress_readme_example_deals_what_it_says(client: FlaskClient) -> None:
+    """Three players: each hand starts with a Guard Tower, seat 0's second card is the Watch
+    Tower, and the rest of each hand is Crop Fields in manifest order."""
+    created = _create_kind(client, "dragon-fortress", 3, _readme_example("dragon_fortress"))
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    url = f"/v1/games/{game['id']}"
+    hands = [
+        client.get(url, headers=bearer(seat["token"])).get_json()["view"]["players"][number]["hand"]
+        for number, seat in enumerate(game["seats"])
+    ]
+    fields = [f"crop-field-{n:02d}" for n in range(1, 12)]
+    assert hands == [
+        ["guard-tower-01", "watch-tower-01", *fields[2:9:3]],
+        ["guard-tower-02", *fields[0:10:3]],
+        ["guard-tower-03", *fields[1:11:3]],
+    ]
