@@ -148,6 +148,7 @@ def _siege_position(players: int, winds: bool) -> tuple[list[list[str]], int]:
 
 
 def _siege_options(decks: list[list[str]], winds: bool) -> dict[str, Any]:
+    """The options stating these Fortresses, with Winds of Fate when asked for."""
     return {"decks": decks, "winds_of_fate": True} if winds else {"decks": decks}
 
 
@@ -210,6 +211,7 @@ def _stay_and_draw(client: FlaskClient, url: str, header: dict[str, str], seat: 
 
 
 def _place_first_legal(client: FlaskClient, url: str, header: dict[str, str]) -> None:
+    """The seat to act places the first card its legal actions offer, ending its turn."""
     mine = client.get(url, headers=header).get_json()
     placed = {"action": mine["legal_actions"][0], "expected_version": mine["version"]}
     assert client.post(f"{url}/actions", json=placed, headers=header).status_code == 200
