@@ -2,7 +2,7 @@
 dealt exactly in the order the creator gave, the game says its deal is not fair, a seat
 cannot read the stated order before the end, and a wrong position is refused with nothing
 appended. Stomping-grounds, fortress-royals, fortress-siege (with and without Winds of
-Fate) and dragon-fortress, at every player count they take."""
+Fate), dragon-fortress and dragoborne, at every player count they take."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from core.tooling import audit_game
+from games.dragoborne.cards import DECKS as BORNE_DECKS
+from games.dragoborne.cards import OPENING_HAND as BORNE_HAND
+from games.dragoborne.cards import deck_keys as borne_keys
+from games.dragoborne.cards import expand as borne_ids
 from games.dragon_fortress.cards import FIRST_CALL_DEPTH
 from games.dragon_fortress.cards import HAND_SIZE as DRAGON_HAND_SIZE
 from games.dragon_fortress.game import GAME as DRAGON
@@ -413,3 +417,71 @@ def test_the_dragon_fortress_readme_example_deals_what_it_says(client: FlaskClie
         ["guard-tower-02", *fields[0:10:3]],
         ["guard-tower-03", *fields[1:11:3]],
     ]
+
+
+# -- dragoborne: each seat's deck order, and who goes first ---------------------------------
+
+BORNE = ["emberguard", "tidecrypt"]
+
+
+def _borne_position() -> list[list[str]]:
+    """Each seat's whole deck as card names, top first, in an order no shuffle is likely
+    to give: the names sorted backwards."""
+    return [sorted(borne_keys(BORNE_DECKS[name]), reverse=True) for name in BORNE]
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_stated_dragoborne_order_deals_each_seat_the_top_of_its_deck(client: FlaskClient, first: int) -> None:
+    """Each seat's opening hand is the top five of the order stated for it, the seat
+    stated goes first, and the game says its deal is not fair."""
+    orders = _borne_position()
+    options = {"decks": BORNE, "deck": orders, "first_player": first}
+    created = _create_kind(client, "dragoborne", 2, options)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    assert game["fair_deal"] is False
+    url = f"/v1/games/{game['id']}"
+    for seat, token in enumerate(seat["token"] for seat in game["seats"]):
+        view = client.get(url, headers=bearer(token)).get_json()["view"]
+        mine = next(player for player in view["players"] if player["seat"] == seat)
+        assert mine["hand"] == borne_ids(seat, orders[seat])[:BORNE_HAND]
+        assert mine["deck"] == len(orders[seat]) - BORNE_HAND
+    assert client.get(url).get_json()["view"]["first"] == first
+
+
+def test_no_route_shows_a_reader_a_stated_dragoborne_card_it_has_not_seen(
+    client: FlaskClient, platform: Platform
+) -> None:
+    """A seat has seen its own opening hand, a spectator nothing of the stated orders: no
+    route that reads the game names another stated card to either."""
+    projector = _listing(platform)
+    orders = _borne_position()
+    created = _create_kind(client, "dragoborne", 2, {"decks": BORNE, "deck": orders, "first_player": 0})
+    game = created.get_json()
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    dealt = [borne_ids(seat, orders[seat]) for seat in range(2)]
+    hidden = {card for cards in dealt for card in cards}
+    assert client.get(f"/v1/games/{game['id']}", headers=headers[1]).get_json()["options"]["deck"] == HIDDEN_OPTION
+    for seat in range(2):
+        _assert_unseen_cards_unread(
+            client, game["id"], headers[seat], hidden - set(dealt[seat][:BORNE_HAND]), projector
+        )
+    _assert_unseen_cards_unread(client, game["id"], {}, hidden, projector)
+    assert not any(json.dumps(card) in created.get_data(as_text=True) for card in hidden)
+
+
+def test_the_audit_replays_a_dragoborne_game_set_up_from_stated_orders(client: FlaskClient, platform: Platform) -> None:
+    created = _create_kind(client, "dragoborne", 2, {"decks": BORNE, "deck": _borne_position(), "first_player": 1})
+    game = created.get_json()
+    url = f"/v1/games/{game['id']}"
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    for _ in range(6):  # the opening's choices, each seat's first legal one
+        table = client.get(url).get_json()
+        if not table["to_act"]:
+            break
+        seat = table["to_act"][0]
+        mine = client.get(url, headers=headers[seat]).get_json()
+        action = {"action": mine["legal_actions"][0], "expected_version": mine["version"]}
+        assert client.post(f"{url}/actions", json=action, headers=headers[seat]).status_code == 200
+    report = audit_game(platform, game["id"])
+    assert report.ok, report.reason
