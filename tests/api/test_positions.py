@@ -485,3 +485,23 @@ def test_the_audit_replays_a_dragoborne_game_set_up_from_stated_orders(client: F
         assert client.post(f"{url}/actions", json=action, headers=headers[seat]).status_code == 200
     report = audit_game(platform, game["id"])
     assert report.ok, report.reason
+
+
+def test_the_fortress_royals_readme_example_deals_what_it_says(client: FlaskClient) -> None:
+    """Seat 0 draws the King, seat 1 the 2: seat 0 chooses, chooses itself, and the round
+    deals it KS and QS and seat 1 2H and 3H."""
+    options = _readme_example("fortress_royals")
+    created = _create_kind(client, "fortress-royals", 2, options)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    headers = [bearer(seat["token"]) for seat in game["seats"]]
+    url = f"/v1/games/{game['id']}"
+    table = client.get(url, headers=headers[0]).get_json()
+    assert table["to_act"] == [0]
+    choice = {"action": {"type": "choose_first", "seat": 0}, "expected_version": table["version"]}
+    assert client.post(f"{url}/actions", json=choice, headers=headers[0]).status_code == 200
+    hands = [
+        client.get(url, headers=header).get_json()["view"]["hands"][seat]["cards"]
+        for seat, header in enumerate(headers)
+    ]
+    assert hands == [["KS", "QS"], ["2H", "3H"]]
