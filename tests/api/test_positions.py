@@ -50,6 +50,18 @@ def _create_kind(client: FlaskClient, kind: str, players: int, options: dict[str
     return client.post("/v1/games", json={"kind": kind, "players": seats, "options": options})
 
 
+def _stated_game(
+    client: FlaskClient, kind: str, players: int, options: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, str]], str]:
+    """A game of ``kind`` created from a stated position, which says its deal is not fair:
+    the game, each seat's header and its URL."""
+    created = _create_kind(client, kind, players, options)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game = created.get_json()
+    assert game["fair_deal"] is False
+    return game, [bearer(seat["token"]) for seat in game["seats"]], f"/v1/games/{game['id']}"
+
+
 def _place_every_realm(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
     """Each seat owed a realm places the first one it is offered, until the hands are dealt;
     returns every seat's own view after that."""
@@ -88,12 +100,7 @@ def test_a_stated_royals_order_deals_the_two_cards_it_states_to_each_seat(client
     """One stated order serves the first-player draw and the round's deal: dealt one card at a
     time from the first player round the table, seat k (seat 0 first) holds cards k and k+players."""
     order = sorted(DECK, reverse=True)
-    created = _create_kind(client, "fortress-royals", players, {"deck": order})
-    assert created.status_code == 201, created.get_data(as_text=True)
-    game = created.get_json()
-    assert game["fair_deal"] is False
-    headers = [bearer(seat["token"]) for seat in game["seats"]]
-    url = f"/v1/games/{game['id']}"
+    game, headers, url = _stated_game(client, "fortress-royals", players, {"deck": order})
     chooser = client.get(url, headers=headers[0]).get_json()["to_act"][0]
     version = client.get(url, headers=headers[chooser]).get_json()["version"]
     choice = {"action": {"type": "choose_first", "seat": 0}, "expected_version": version}
@@ -230,12 +237,7 @@ def test_a_stated_common_order_deals_the_hands_round_robin_and_stacks_the_rest(
     seat's first draw takes the next stated card in turn."""
     deck = _dragon_position(players)
     dealt = DRAGON_HAND_SIZE * players
-    created = _create_kind(client, "dragon-fortress", players, {"deck": deck})
-    assert created.status_code == 201, created.get_data(as_text=True)
-    game = created.get_json()
-    assert game["fair_deal"] is False
-    headers = [bearer(seat["token"]) for seat in game["seats"]]
-    url = f"/v1/games/{game['id']}"
+    game, headers, url = _stated_game(client, "dragon-fortress", players, {"deck": deck})
     for seat, header in enumerate(headers):
         view = client.get(url, headers=header).get_json()["view"]
         assert view["players"][seat]["hand"] == deck[seat:dealt:players]

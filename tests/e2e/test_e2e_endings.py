@@ -241,32 +241,30 @@ def test_a_game_waiting_for_a_player_may_be_aborted_but_not_resigned(page: Any) 
     expect(page.locator(".pill.status-finished")).to_have_text("finished")
 
 
+def press_across_a_redraw(page: Any, game: str, selector: str) -> None:
+    """Presses ``selector`` with the pointer down before the table is drawn again and up
+    after: a notice of this game asks the table for its state, and the answer redraws it."""
+    page.locator(".board").evaluate("(board) => { board.dataset.before = 'yes'; }")
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game)
+    expect(page.locator(".board:not([data-before])")).to_have_count(1)
+    page.mouse.up()
+
+
 def test_a_press_held_while_the_table_is_drawn_again_is_not_lost(page: Any) -> None:
     """The table is drawn again on every answer; a button pressed as one arrives (the
     pointer down before it, up after) still does what it says."""
     game = create(page, "open")
     expect(page.locator("[data-testid=abort-note]")).to_be_visible()
-    page.locator(".board").evaluate("(board) => { board.dataset.before = 'yes'; }")
-    box = page.locator("[data-testid=abort]").bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    # A notice of this game asks the table for its state again, and the answer redraws it.
-    page.evaluate("(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game)
-    expect(page.locator(".board:not([data-before])")).to_have_count(1)
-    page.mouse.up()
+    press_across_a_redraw(page, game, "[data-testid=abort]")
     expect(page.locator("[data-testid=abort-question]")).to_be_visible()
 
 
 def test_a_press_on_the_header_held_while_the_table_is_drawn_again_is_not_lost(page: Any) -> None:
     """The header (how to play, the seats) is drawn again on every answer too."""
     game = create(page, "open")
-    page.locator(".board").evaluate("(board) => { board.dataset.before = 'yes'; }")
-    box = page.locator("[data-testid=how-to-play]").bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.evaluate("(game) => window.dispatchEvent(new CustomEvent('tablestream:notice', {detail: {game}}))", game)
-    expect(page.locator(".board:not([data-before])")).to_have_count(1)
-    page.mouse.up()
+    press_across_a_redraw(page, game, "[data-testid=how-to-play]")
     page.wait_for_url(f"**/#/rules/{KIND}")
