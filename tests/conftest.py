@@ -121,32 +121,37 @@ def fake_redis() -> fakeredis.FakeRedis:
     return fakeredis.FakeRedis()
 
 
-# The heaviest tests, as `pytest --durations=70` measured them (seconds in the README's
+# The heaviest tests, as `pytest --durations=0` measured them (seconds in the README's
 # parallel run on a 2-core machine), longest first. They start before everything else: a
 # worker steals only tests still waiting, never one running, so a long test left for the
 # end would hold the run up alone.
 HEAVIEST = (
-    # 166 in the parallel run with 15 rounds; 63 alone with 10 (82 with 15)
-    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker[stomping-grounds]",
-    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 49-126 each
-    "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 95
-    # 91
-    "tests/reliability/test_reliability_secrets.py::test_a_seat_checks_the_chain_live_on_every_event_of_a_whole_game",
-    "tests/e2e/test_e2e_board_controls.py::",  # 14-70 each
-    "tests/games/dragon_fortress/test_dragon_fortress_simulation.py::",  # 30-70 each
-    "tests/reliability/test_reliability_worker_crash.py::",  # 69
-    "tests/reliability/test_reliability_stateful.py::",  # 55
-    "tests/games/fortress_royals/test_fortress_royals_properties.py::",  # 21-52 each
-    "tests/games/dragoborne/test_dragoborne_property.py::",  # 21-47 each
-    "tests/e2e/test_e2e_board_dragoborne.py::",  # 43
-    "tests/tooling/test_clients.py::",  # 15-43 each
-    "tests/reliability/test_reliability_concurrency.py::",  # 42
-    "tests/reliability/test_reliability_bad_input.py::",  # 42
-    "tests/games/stomping_grounds/test_stomping_grounds_simulation.py::",  # 19-41 each
-    "tests/reliability/test_reliability_secrets.py::",  # 20-40 each
-    "tests/reliability/test_reliability_projector_crash.py::",  # 39
-    "tests/api/test_generated_client.py::test_the_generated_client_plays_a_game_to_the_end[stomping-grounds]",  # 25
-    "tests/reliability/test_reliability_cluster_failover.py::",  # 33
+    "tests/reliability/test_reliability_worker_crash.py::",  # 62
+    "tests/games/fortress_royals/test_fortress_royals_properties.py::",  # 16-37 each
+    "tests/games/dragon_fortress/test_dragon_fortress_simulation.py::",  # 20-35 each
+    "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 33
+    "tests/reliability/test_reliability_queue_sentinel.py::",  # 32
+    "tests/reliability/test_reliability_stateful.py::",  # 29
+    "tests/api/test_generated_client.py::",  # 10-25 each
+    "tests/reliability/test_reliability_projector_crash.py::",  # 23
+    "tests/tooling/test_clients.py::",  # 11-22 each
+    "tests/e2e/test_e2e_board_dragoborne.py::",  # 21
+    "tests/reliability/test_reliability_secrets.py::test_no_attack_on_what_a_seat_or_spectator_reads",  # 12-20 each
+    "tests/platform/test_cli_embedded.py::",  # 20
+    "tests/reliability/test_reliability_webhooks.py::test_kill_9_the_worker_mid_delivery",  # 19
+    "tests/workers/test_workers.py::test_twenty_all_bot_games_of_every_kind_end_through_the_worker",  # 2-18 each
+    "tests/games/stomping_grounds/test_stomping_grounds_simulation.py::",  # 9-17 each
+    "tests/reliability/test_reliability_redis_crash.py::",  # 16
+    "tests/e2e/test_e2e_players.py::",  # 16
+    "tests/reliability/test_reliability_bad_input.py::",  # 15
+    "tests/reliability/test_reliability_concurrency.py::",  # 14
+    "tests/reliability/test_reliability_supervision.py::",  # 14
+    "tests/e2e/test_e2e_board_controls.py::",  # 7-13 each
+    "tests/e2e/test_e2e_seeks.py::",  # 12
+    "tests/e2e/test_e2e_board_stomping_grounds.py::",  # 12
+    "tests/reliability/test_reliability_cluster_failover.py::",  # 12
+    "tests/e2e/test_e2e_board_fortress_royals.py::",  # 12
+    "tests/games/dragoborne/test_dragoborne_property.py::",  # 3-7 each, eleven of them
 )
 
 

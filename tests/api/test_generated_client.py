@@ -4,8 +4,11 @@ typed actions of its kind, sent back as the game offered them) and honouring Ret
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import importlib
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -32,16 +35,26 @@ KINDS = sorted(key for key, game in all_games().items() if type(game).__module__
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    out = tmp_path_factory.mktemp("generated")
-    generator = Path(sys.executable).parent / "openapi-python-client"
-    run = subprocess.run(
-        [str(generator), "generate", "--path", str(SPEC), "--meta", "none", "--output-path", "tablestream_client"],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    """The client generated from openapi.yaml, once for the run: the parallel workers share
+    the directory of this run's temporary files, and the first to come generates it."""
+    digest = hashlib.sha256(SPEC.read_bytes()).hexdigest()[:16]
+    shared = tmp_path_factory.getbasetemp().parent
+    out = shared / f"generated-client-{digest}"
+    with (shared / f"generated-client-{digest}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "tablestream_client" / "__init__.py").exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            generator = Path(sys.executable).parent / "openapi-python-client"
+            run = subprocess.run(
+                [str(generator), "generate", "--path", str(SPEC), "--meta", "none", "--output-path", "building"],
+                cwd=out,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert run.returncode == 0, run.stdout + run.stderr
+            (out / "building").rename(out / "tablestream_client")  # whole, or not there
     sys.path.insert(0, str(out))
     try:
         yield importlib.import_module("tablestream_client")
