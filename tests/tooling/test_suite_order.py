@@ -51,3 +51,16 @@ def test_the_timing_checks_run_alone() -> None:
     solo = collected("-m", "solo", "tests/reliability")
     assert any("test_a_burst_at_ten_times_the_limit_is_throttled_and_others_stay_fast" in node for node in solo), solo
     assert any("test_reliability_crowd.py" in node for node in solo), solo
+
+
+def test_every_timing_check_is_where_the_solo_step_looks() -> None:
+    """The README's solo step collects ``tests/reliability`` only (collecting the whole suite
+    a second time took ten seconds), so a test marked ``solo`` anywhere else would run in
+    neither step."""
+    tests = Path(__file__).resolve().parents[1]
+    outside = [
+        str(path.relative_to(tests))
+        for path in sorted(tests.rglob("*.py"))
+        if path.parent.name != "reliability" and path != Path(__file__).resolve() and "mark.solo" in path.read_text()
+    ]
+    assert outside == [], f"marked solo outside tests/reliability: {outside}"
