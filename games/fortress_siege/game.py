@@ -55,6 +55,16 @@ class FortressSiege(GameBase):
             "top card first, Tombstone last.",
             nullable=True,
         ),
+        Option(
+            "first_player",
+            "integer",
+            None,
+            "Tutorials and tests: the seat that goes first, whatever the Tombstones show "
+            "(otherwise the highest Tombstone, a tie settled by lot).",
+            minimum=0,
+            maximum=TABLE_SIZE - 1,
+            nullable=True,
+        ),
     )
     irreversible_types = frozenset(
         {
@@ -75,7 +85,7 @@ class FortressSiege(GameBase):
             "PlayerDefeated",
         }
     )
-    unfair_options = ("decks",)
+    unfair_options = ("decks", "first_player")
     evolvers = EVOLVE
 
     rules_module = rules

@@ -61,6 +61,16 @@ def fortress_size(players: int, winds_of_fate: bool) -> int:
 
 
 def check_options(options: Mapping[str, JSON], players: int) -> list[str]:
+    first = options.get("first_player")
+    problems = (
+        [f"option 'first_player' must be a seat of this game, 0 to {players - 1}, not {first}"]
+        if isinstance(first, int) and not isinstance(first, bool) and first >= players
+        else []
+    )
+    return problems + _deck_problems(options, players)
+
+
+def _deck_problems(options: Mapping[str, JSON], players: int) -> list[str]:
     decks = options.get("decks")
     if decks is None or players < MIN_PLAYERS:
         return []
@@ -116,7 +126,9 @@ def setup(options: Mapping[str, JSON], players: int, rng: random.Random) -> list
     tombstones = [fortress[-1] for fortress in fortresses]
     best = max(FACTS[card].destiny for card in tombstones)
     tied = [seat for seat, card in enumerate(tombstones) if FACTS[card].destiny == best]
-    first = tied[0] if len(tied) == 1 else rng.choice(tied)
+    stated = options.get("first_player")
+    # A stated first player draws no lot.
+    first = int(stated) if stated is not None else tied[0] if len(tied) == 1 else rng.choice(tied)
     started: dict[str, JSON] = {
         "players": players,
         "winds_of_fate": winds,
@@ -131,7 +143,11 @@ def setup(options: Mapping[str, JSON], players: int, rng: random.Random) -> list
         started["one_attacker_per_move"] = bool(options.get("one_attacker_per_move"))
     return [
         GameEvent("GameStarted", started),
-        GameEvent("FirstPlayerChosen", {"seat": first, "tied": tied}, first),
+        GameEvent(
+            "FirstPlayerChosen",
+            {"seat": first, "tied": tied, **({"stated": True} if stated is not None else {})},
+            first,
+        ),
     ]
 
 

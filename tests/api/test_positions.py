@@ -507,3 +507,24 @@ def test_the_fortress_royals_readme_example_deals_what_it_says(client: FlaskClie
         for seat, header in enumerate(headers)
     ]
     assert hands == [["KS", "QS"], ["2H", "3H"]]
+
+
+def test_a_stated_first_player_goes_first_even_against_a_higher_tombstone(client: FlaskClient) -> None:
+    """``first_player`` fixes the one thing stated Fortresses leave to the lot (a tie of the
+    highest Tombstones), and overrides the Tombstones when they are not tied."""
+    decks, _ = _siege_position(3, False)
+    for first in range(3):
+        options = {**_siege_options(decks, False), "first_player": first}
+        game, _, url = _stated_game(client, "fortress-siege", 3, options)
+        table = client.get(url).get_json()
+        assert table["view"]["first"] == first and table["to_act"] == [first]
+        assert game["fair_deal"] is False
+
+
+def test_a_first_player_who_is_not_at_the_table_is_refused_and_appends_nothing(client: FlaskClient) -> None:
+    refused = _create_kind(client, "fortress-siege", 2, {"first_player": 2})
+    assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
+    body = refused.get_json()
+    assert body["code"] == "invalid_options"
+    assert body["problems"] == ["option 'first_player' must be a seat of this game, 0 to 1, not 2"]
+    assert client.get("/v1/games").get_json()["total"] == 0

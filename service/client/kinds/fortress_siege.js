@@ -332,6 +332,7 @@ function sentence(event, ctx) {
       return `${dealt}; the Tombstones are shown: ${upper(list(tombs))}.`;
     }
     case "FirstPlayerChosen":
+      if (d.stated) return `${ctx.who(d.seat)} ${ctx.isYou(d.seat) ? "go" : "goes"} first, as the game was set up.`;
       return (d.tied || []).length > 1
         ? `${upper(list(d.tied.map((i) => ctx.who(i))))} tie for the highest Tombstone; ${ctx.who(d.seat)} ${ctx.isYou(d.seat) ? "go" : "goes"} first, by lot.`
         : `${does(ctx, d.seat, "have", "has")} the highest Tombstone and ${ctx.isYou(d.seat) ? "go" : "goes"} first.`;
