@@ -169,12 +169,14 @@ def test_the_scheduler_takes_a_job_at_its_deadline_not_at_the_next_whole_second(
     from rq.scheduler import RQScheduler as Plain
 
     queue = Queue(queue_names(platform)[0], connection=platform.redis)
-    while time.time() % 1 > 0.2:  # a deadline in the same whole second as now, 0.3 s on
+    while time.time() % 1 > 0.15:  # a deadline in the same whole second as now, 0.6 s on
         time.sleep(0.02)
-    deadline = int(time.time() * 1000) + 300
+    deadline = int(time.time() * 1000) + 600
     job = enqueue_due(queue, deadline, time.sleep, 0, job_id=f"due-{platform.config.prefix}")
     run_scheduler(platform)
-    assert job.id not in queue.job_ids, "taken before its deadline"
+    looked_by = time.time() * 1000
+    if looked_by < deadline:  # (a machine stalled past the deadline: the job was due when looked for)
+        assert job.id not in queue.job_ids, "taken before its deadline"
     time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.02)
     plain = Plain([queue.name], connection=platform.redis)  # RQ's own, with its whole seconds
     plain.acquire_locks()
