@@ -31,6 +31,13 @@ export function svg(markup, cls = "") {
   return span;
 }
 
+// Puts ``fresh``'s children in ``box`` in place of its own, unless they read the same: then
+// the nodes drawn stay, so that a press under way (the pointer down on a button that a
+// redraw would replace before it comes up) or a field being typed in is not lost.
+export function redrawChanged(box, fresh) {
+  if (fresh.innerHTML !== box.innerHTML) clear(box).append(...fresh.childNodes);
+}
+
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;

@@ -7,7 +7,7 @@
 import { ApiError, api, currentPlayer, invitesOf, inviteLink, keepSeat, kindTitle, newKey, seatsHeld, streamEvents, takeSeat } from "./api.js";
 import { chatPanel } from "./chat.js";
 import { copyButton } from "./account.js";
-import { clear, el, humanize } from "./dom.js";
+import { clear, el, humanize, redrawChanged } from "./dom.js";
 import { namedTitle } from "./cards.js";
 import { facesOf, loadFaces } from "./faces.js";
 import { markScrollers, reachable, wireBoard } from "./boardplay.js";
@@ -322,7 +322,7 @@ export async function showTable(root, gameId, params) {
       el("p", { class: "whose-turn", role: "status" }, turnText(you))];
     const fresh = el("div", {}, ...parts.filter(Boolean));
     tickClocks(fresh);
-    if (fresh.innerHTML !== header.innerHTML) clear(header).append(...fresh.childNodes);
+    redrawChanged(header, fresh);
   }
 
   // Each seat's clock, drawn again a few times a second between answers: a running clock
@@ -627,8 +627,7 @@ export async function showTable(root, gameId, params) {
   function renderSide() {
     const fresh = document.createElement("div");
     sidePanels(fresh);
-    if (fresh.innerHTML === sideBox.innerHTML) return;
-    clear(sideBox).append(...fresh.childNodes);
+    redrawChanged(sideBox, fresh);
   }
 
   function sidePanels(sideBox) {

@@ -10,11 +10,13 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import requests
+
+from games import registry
 
 DOCS_TABLES = Path(__file__).resolve().parents[2] / "docs" / "tables"
 # The laptop screen the board tests play on (a phone is 390x844).
@@ -160,6 +162,18 @@ def board_move(
     except Exception:  # the answer is slow: the next look waits for the page anyway
         pass
     return str(text)
+
+
+def each_turn_looked_at(page: Any, kind: str, turns: int) -> Iterator[int]:
+    """A game of ``kind`` at its fewest seats, made with the lobby, looked at on up to
+    ``turns`` of its turns: yields (the turn's number) whenever the board is there for the
+    caller to look at, then makes one move on it; ends at the outcome."""
+    create_game(page, kind, registry.get(kind).min_players)  # type: ignore[union-attr]
+    for turn in range(turns):
+        if wait_for_board(page) == "over":
+            return
+        yield turn
+        board_move(page)
 
 
 def play_on_board(

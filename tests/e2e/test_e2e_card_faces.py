@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from tests.e2e.board import board_move, create_game, wait_for_board
+from tests.e2e.board import each_turn_looked_at
 
 # The kinds whose cards are drawn from named faces (the others are playing cards).
 KINDS = ["dragoborne", "dragon-fortress", "stomping-grounds"]
@@ -43,16 +42,12 @@ CUT = """() => {
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_no_card_face_cuts_its_name(page: Any, kind: str) -> None:
-    create_game(page, kind, registry.get(kind).min_players)  # type: ignore[union-attr]
     faces = 0
-    for _ in range(3):
-        if wait_for_board(page) == "over":
-            break
+    for _ in each_turn_looked_at(page, kind, 3):
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function("() => document.querySelector('.board')")
             assert page.evaluate(CUT) == [], (kind, width)
             faces += page.locator(".board .card .named-title").count()
         page.set_viewport_size({"width": 1280, "height": 800})
-        board_move(page)
     assert faces, f"no named card was drawn in {kind}"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import registry
-from tests.e2e.board import board_move, create_game, wait_for_board
+from tests.e2e.board import each_turn_looked_at
 
 KINDS = sorted(key for key in registry.keys() if key != "tiny")
 
@@ -28,11 +28,8 @@ def spoken(action_type: str) -> str:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_each_of_your_moves_says_what_you_may_do(page: Any, kind: str) -> None:
-    create_game(page, kind, registry.get(kind).min_players)  # type: ignore[union-attr]
     checked = 0
-    for _ in range(6):
-        if wait_for_board(page) == "over":
-            break
+    for _ in each_turn_looked_at(page, kind, 6):
         page.wait_for_function("() => /Your move/.test(document.querySelector('.whose-turn')?.textContent || '')")
         seen = page.evaluate(READ)
         sentence = seen["status"].split("Your move", 1)[1]
@@ -43,5 +40,4 @@ def test_each_of_your_moves_says_what_you_may_do(page: Any, kind: str) -> None:
             assert spoken(action_type) in said, (action_type, said)
         assert "board" in sentence and "Actions" in sentence, sentence
         checked += 1
-        board_move(page)
     assert checked >= 2, f"only {checked} of your moves were checked"
