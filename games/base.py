@@ -277,6 +277,11 @@ class Presented(Protocol):
         """The view once the game is over: every hand shown."""
         ...
 
+    def view_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of what ``view`` and ``final_view`` return (``games.viewschema``),
+        written beside them; ``None`` for a kind whose views the contract leaves untyped."""
+        ...
+
 
 @runtime_checkable
 class Game(Decider, Derived, Audited, Searched, Presented, Protocol):
@@ -436,7 +441,16 @@ HANDED_OVER: Mapping[str, tuple[str, ...]] = {
         "after_move",
         "outcome",
     ),
-    "view_module": ("view", "redact", "secrets", "determinize", "card_names", "action_cards", "final_view"),
+    "view_module": (
+        "view",
+        "redact",
+        "secrets",
+        "determinize",
+        "card_names",
+        "action_cards",
+        "final_view",
+        "view_schema",
+    ),
     "bot_module": ("evaluate",),
 }
 """The functions of the contract each module of a game package holds (its home, as
@@ -700,6 +714,10 @@ class GameBase:
         """The cards (by name) that ``action`` plays or uses: a card played or bought, an
         ability of a card in play used. Names as ``card_names`` gives them."""
         return ()
+
+    def view_schema(self) -> dict[str, Any] | None:
+        """The view's JSON Schema, from the view module; none by default (an untyped view)."""
+        return None
 
     def card_faces(self) -> dict[str, dict[str, JSON]]:
         """Every card of this kind as its face shows it, for the web client: keyed as the

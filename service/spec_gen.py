@@ -1,36 +1,32 @@
-"""Writes the typed actions and views of openapi.yaml from the games' own code.
+"""Writes the typed actions, options and views of openapi.yaml from the games' own code.
 
 Each kind's actions become ``Action_<kind>``: a ``oneOf`` discriminated on ``type``, one
 schema per action type, built from the game's ``action_schemas()``; ``Action`` is any
-kind's action. Each kind's view becomes ``View_<kind>``, the shape of what its ``view``
-and ``final_view`` return, read from seeded random games of every player count (every
-seat's view and a spectator's, at every move, and at the end); ``View`` is any kind's
-view, told apart by its ``kind`` (a kind a server registers of its own is
-``View_other``). Only the parts between the markers are written, so the rest of the
-contract stays as written by hand. ``python -m service.spec_gen`` rewrites
-the file; ``--check`` fails when it is out of date (tests/api/test_spec_actions.py and
-tests/api/test_spec_views.py run the same comparison, and check views of other games).
+kind's action. Each kind's view becomes ``View_<kind>``, the schema its view module writes
+beside ``view`` (``view_schema()``); ``View`` is any kind's view, discriminated on its
+``kind``. Only the parts between the markers are written, so the rest of the contract
+stays as written by hand. ``python -m service.spec_gen`` rewrites the file; ``--check``
+fails when it is out of date (tests/api/test_spec_actions.py runs the same comparison;
+tests/games/contract.py checks the views of thousands of random games against them).
 """
 
 from __future__ import annotations
 
-import random
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from games.play import new_game, step
+from games.base import Option
 from games.registry import all_games
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
-BEGIN = "    # -- typed actions: written by `python -m service.spec_gen` from each game's action_schemas() --\n"
+BEGIN = "    # -- typed actions and options: written by `python -m service.spec_gen` from each game's code --\n"
 END = "    # -- end of typed actions --\n"
-VIEWS_BEGIN = "    # -- typed views: written by `python -m service.spec_gen` from each game's views in play --\n"
+VIEWS_BEGIN = "    # -- typed views: written by `python -m service.spec_gen` from each game's view_schema() --\n"
 VIEWS_END = "    # -- end of typed views --\n"
-SAMPLE_SEEDS = range(4)
-SAMPLE_MOVES = 400
 PACKAGED_PREFIX = "games."
 
 
@@ -70,126 +66,26 @@ def action_components() -> dict[str, Any]:
     return components
 
 
-class Shape:
-    """What the values seen at one place of a view had in common: their JSON types, an
-    object's keys (with how often each was there) or a list's items."""
-
-    def __init__(self) -> None:
-        self.types: set[str] = set()
-        self.objects = 0
-        self.keys: dict[str, int] = {}
-        self.properties: dict[str, Shape] = {}
-        self.items: Shape | None = None
-
-    def add(self, value: Any) -> None:
-        if value is None:
-            self.types.add("null")
-        elif isinstance(value, bool):
-            self.types.add("boolean")
-        elif isinstance(value, int):
-            self.types.add("integer")
-        elif isinstance(value, float):
-            self.types.add("number")
-        elif isinstance(value, str):
-            self.types.add("string")
-        elif isinstance(value, list):
-            self.types.add("array")
-            if not value:
-                return
-            items = self.items = self.items or Shape()
-            if all(type(item) is str for item in value):  # a list of card ids: one look will do
-                items.types.add("string")
-                return
-            for item in value:
-                items.add(item)
-        elif isinstance(value, dict):
-            self.types.add("object")
-            self.objects += 1
-            keys, properties = self.keys, self.properties
-            for key, item in value.items():
-                keys[key] = keys.get(key, 0) + 1
-                shape = properties.get(key)
-                if shape is None:
-                    shape = properties[key] = Shape()
-                shape.add(item)
-        else:
-            raise TypeError(f"not JSON: {value!r}")
-
-    def schema(self) -> dict[str, Any]:
-        types = sorted(self.types - {"integer"} if "number" in self.types else self.types)
-        out: dict[str, Any] = {}
-        if types:
-            out["type"] = types[0] if len(types) == 1 else types
-        if "object" in self.types:
-            if any(not key.isidentifier() for key in self.keys):
-                # Keyed by card or pile names: a map, not a record.
-                merged = Shape()
-                for shape in self.properties.values():
-                    merged.merge(shape)
-                out["additionalProperties"] = merged.schema()
-            else:
-                out["properties"] = {key: self.properties[key].schema() for key in sorted(self.properties)}
-                required = sorted(key for key, seen in self.keys.items() if seen == self.objects)
-                if required:
-                    out["required"] = required
-        if "array" in self.types:
-            out["items"] = self.items.schema() if self.items is not None else {}
-        return out
-
-    def merge(self, other: Shape) -> None:
-        self.types |= other.types
-        self.objects += other.objects
-        for key, seen in other.keys.items():
-            self.keys[key] = self.keys.get(key, 0) + seen
-            self.properties.setdefault(key, Shape()).merge(other.properties[key])
-        if other.items is not None:
-            self.items = self.items or Shape()
-            self.items.merge(other.items)
-
-
-def sampled_views(game: Any, seeds: Any = SAMPLE_SEEDS, moves: int = SAMPLE_MOVES) -> Any:
-    """Every view of seeded random games of each player count: each seat's and a
-    spectator's after every move, and the final views at the end."""
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in seeds:
-            rng = random.Random(f"views-{game.key}-{players}-{seed}")
-            play = new_game(game, players, None, rng)
-            for _ in range(moves):
-                for viewer in (None, *range(players)):
-                    yield game.view(play.state, viewer)
-                if game.outcome(play.state) is not None:
-                    break
-                seat = rng.choice(sorted(game.to_act(play.state)))
-                step(game, play, seat, rng.choice(game.legal_actions(play.state, seat)), rng)
-            if game.outcome(play.state) is not None:
-                for viewer in (None, *range(players)):
-                    yield game.final_view(play.state, viewer)
-
-
 def view_components() -> dict[str, Any]:
+    """Each packaged kind's ``View_<kind>``: the schema its view module writes beside its
+    ``view`` (``games.viewschema``), with the ``kind`` the API adds; ``View`` is any of
+    them, told apart by ``kind``."""
     components: dict[str, Any] = {}
     mapping: dict[str, str] = {}
     for key, game in _packaged().items():
-        shape = Shape()
-        for view in sampled_views(game):
-            shape.add(view)
-        schema = shape.schema()
-        schema["properties"] = {"kind": {"type": "string", "enum": [key]}, **schema.get("properties", {})}
-        schema["required"] = ["kind", *schema.get("required", [])]
+        schema = game.view_schema()
+        if schema is None:
+            raise SystemExit(f"{key} has no view_schema() in its view module: its views would be untyped")
+        schema = json.loads(json.dumps(schema))  # one copy per use: no YAML anchors
+        schema["properties"] = {"kind": {"type": "string", "enum": [key]}, **schema["properties"]}
+        schema["required"] = ["kind", *schema["required"]]
         name = "View_" + key.replace("-", "_")
         mapping[key] = f"#/components/schemas/{name}"
         components[name] = {"description": f"What a seat of {key} (or a spectator) sees: its view.", **schema}
-    # A kind a server registers of its own (or a test's) is outside this contract: its view
-    # is whatever that game gives, with its kind.
-    components["View_other"] = {
-        "description": "The view of a kind this contract does not describe (one a server registers of its own).",
-        "type": "object",
-        "required": ["kind"],
-        "properties": {"kind": {"type": "string", "not": {"enum": list(mapping)}}},
-    }
     components["View"] = {
         "description": "A view of the game's kind (View_<kind>), told apart by its kind.",
-        "oneOf": [{"$ref": ref} for ref in [*mapping.values(), "#/components/schemas/View_other"]],
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "kind", "mapping": mapping},
     }
     return components
 
@@ -201,9 +97,45 @@ def _between(text: str, begin: str, end: str, components: dict[str, Any]) -> str
     return before + begin + "".join(f"    {line}\n" for line in body.splitlines()) + end + after
 
 
+def _option_schema(option: Option) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": [option.type, "null"] if option.nullable else option.type}
+    if option.choices is not None:
+        schema["enum"] = list(option.choices)
+    if option.minimum is not None:
+        schema["minimum"] = option.minimum
+    if option.maximum is not None:
+        schema["maximum"] = option.maximum
+    if option.type == "array":
+        schema["items"] = {}
+    if option.type == "object":
+        schema["additionalProperties"] = True
+    # The default is said, not declared: client generators make a field with a default
+    # required, and every option may be left out.
+    schema["description"] = f"{option.description} Default: {json.dumps(option.default)}."
+    return schema
+
+
+def option_components() -> dict[str, Any]:
+    """Each packaged kind's ``Options_<kind>``: every option it accepts (GET /v1/kinds), each
+    optional; ``CreateGame.options`` is any kind's."""
+    components: dict[str, Any] = {}
+    for key, game in _packaged().items():
+        components["Options_" + key.replace("-", "_")] = {
+            "type": "object",
+            "description": f"The options of {key}, each optional (its default when left out).",
+            "additionalProperties": False,
+            "properties": {option.name: _option_schema(option) for option in game.accepted_options},
+        }
+    components["Options"] = {
+        "description": "The options of the game's kind (Options_<kind>; GET /v1/kinds lists them).",
+        "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in components],
+    }
+    return components
+
+
 def rendered(spec_text: str) -> str:
-    """``spec_text`` with its typed actions and views written afresh."""
-    text = _between(spec_text, BEGIN, END, action_components())
+    """``spec_text`` with its typed actions, options and views written afresh."""
+    text = _between(spec_text, BEGIN, END, {**action_components(), **option_components()})
     return _between(text, VIEWS_BEGIN, VIEWS_END, view_components())
 
 

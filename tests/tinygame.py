@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import GameBase, GameEvent, Move, Option, outcome_of
+from games.viewschema import INTEGER, STRING, array, either, record
 
 DECK = ("c1", "c2", "c3", "c4", "c5", "c6")
 TARGET = 10
@@ -86,6 +87,10 @@ class TinyGame(GameBase):
             "deck": len(state.deck),
             "hands": [list(h) if s == seat else len(h) for s, h in enumerate(state.hands)],
         }
+
+    def view_schema(self) -> dict[str, Any]:
+        cards_or_count = either(array(STRING), INTEGER)
+        return record({"count": INTEGER, "turn": INTEGER, "deck": INTEGER, "hands": array(cards_or_count)})
 
     def redact(self, event: GameEvent, seat: int | None) -> GameEvent:
         if event.type == "Dealt":

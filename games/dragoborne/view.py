@@ -17,6 +17,20 @@ from games.base import GameEvent, redeal, replace, shuffled_hidden
 from games.dragoborne.cards import card_of
 from games.dragoborne.rules import outcome, to_act
 from games.dragoborne.state import Pending, State, stats
+from games.viewschema import (
+    BOOLEAN,
+    INTEGER,
+    OUTCOME,
+    SEAT,
+    STRING,
+    Schema,
+    array,
+    choice,
+    described,
+    either,
+    nullable,
+    record,
+)
 
 # ---------------------------------------------------------------- secrets
 
@@ -157,6 +171,88 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": [_side_view(state, owner, seat) for owner in range(len(state.sides))],
         "result": outcome(state),
     }
+
+
+def view_schema() -> Schema:
+    """The shape of what ``view`` returns (and ``final_view``, the same with every hand)."""
+    seat_or_none = nullable(SEAT)
+    cards_or_count = either(array(STRING), INTEGER)
+    side = record(
+        {
+            "seat": SEAT,
+            "deck": described(INTEGER, "Cards left in the deck."),
+            "hand": described(cards_or_count, "The cards in the seat's own view; a count in another's."),
+            "known": described(array(STRING), "Cards in the hand the opponent has seen."),
+            "forts": array(
+                record(
+                    {
+                        "banner": STRING,
+                        "colour": STRING,
+                        "barriers": described(INTEGER, "Barriers left, face down."),
+                        "destroyed": BOOLEAN,
+                        "shield": described(nullable(INTEGER), "The die standing as its Dragoshield."),
+                    }
+                )
+            ),
+            "creatures": array(
+                record(
+                    {
+                        "id": STRING,
+                        "card": STRING,
+                        "fort": INTEGER,
+                        "rested": BOOLEAN,
+                        "damage": INTEGER,
+                        "atk": INTEGER,
+                        "edr": INTEGER,
+                        "cross": described(nullable(INTEGER), "The die Dragocrossed on it."),
+                        "moved": BOOLEAN,
+                    }
+                )
+            ),
+            "resources": array(record({"id": STRING, "colour": STRING, "rested": BOOLEAN})),
+            "dice": array(
+                record(
+                    {
+                        "colour": STRING,
+                        "value": INTEGER,
+                        "use": choice("free", "shield", "cross", "spent"),
+                        "fort": nullable(INTEGER),
+                        "creature": nullable(STRING),
+                        "damage": INTEGER,
+                    }
+                )
+            ),
+            "discard": array(STRING),
+            "lifted": described(cards_or_count, "Broken barriers its owner is looking at; a count in another's view."),
+            "mulliganed": BOOLEAN,
+        }
+    )
+    pending = record(
+        {
+            "kind": choice("effect", "burst", "block"),
+            "seat": SEAT,
+            "source": described(STRING, "The card it comes from (a Fort Burst's only to its owner)."),
+            "where": STRING,
+            "index": INTEGER,
+            "op": STRING,
+        },
+        optional=["source", "where", "index", "op"],
+    )
+    return record(
+        {
+            "you": described(seat_or_none, "The seat this view is for; null for a spectator."),
+            "phase": choice("mulligan", "resource", "main", "combat", "discard", "over"),
+            "turn": INTEGER,
+            "active": SEAT,
+            "first": SEAT,
+            "to_act": array(SEAT),
+            "decks": described(array(STRING), "Each seat's deck name."),
+            "attack": nullable(record({"creature": STRING, "fort": INTEGER})),
+            "pending": array(pending),
+            "players": array(side),
+            "result": nullable(OUTCOME),
+        }
+    )
 
 
 # ---------------------------------------------------------------- the event feed

@@ -16,7 +16,28 @@ from games.base import JSON, Action, GameEvent, redeal, replace, shuffled_hidden
 from games.dragon_fortress import reading
 from games.dragon_fortress.cards import CALL_CARD, GOLD_IDS, GOLD_TYPE, PHASES, TYPE_OF, TYPES, UPGRADE_INDEX, UPGRADES
 from games.dragon_fortress.rules import final_scores, legal_actions
-from games.dragon_fortress.state import STEP_OVER, State, dragon_at
+from games.dragon_fortress.state import (
+    STEP_ACQUIRE,
+    STEP_MOVE,
+    STEP_OVER,
+    STEP_PLACE,
+    STEP_SACRIFICE,
+    State,
+    dragon_at,
+)
+from games.viewschema import (
+    BOOLEAN,
+    INTEGER,
+    SEAT,
+    STRING,
+    Schema,
+    action_of,
+    array,
+    choice,
+    described,
+    nullable,
+    record,
+)
 
 # --- cards, for the per-card balance table ----------------------------------------------
 
@@ -141,6 +162,83 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "scores": final_scores(table) if table.step == STEP_OVER else None,
         "legal_actions": legal_actions(table, seat) if seat is not None else [],
     }
+
+
+def view_schema() -> Schema:
+    """The shape of what ``view`` returns (and ``final_view``, the same with every hand)."""
+    upgrades = record({u.key: INTEGER for u in UPGRADES})
+    return record(
+        {
+            "you": described(nullable(SEAT), "The seat this view is for; null for a spectator."),
+            "step": choice(STEP_MOVE, STEP_SACRIFICE, STEP_ACQUIRE, STEP_PLACE, STEP_OVER),
+            "turn": described(SEAT, "The seat whose turn it is."),
+            "turns_played": INTEGER,
+            "players": array(
+                record(
+                    {
+                        "seat": SEAT,
+                        "flag": described(STRING, "The seat's Estate Flag."),
+                        "line": described(array(STRING), "The Front Line, from the Estate Flag out."),
+                        "hand": described(nullable(array(STRING)), "Null but in the seat's own view."),
+                        "hand_count": INTEGER,
+                        "hand_gold": described(array(STRING), "Gold in hand: drawn face up, so public."),
+                        "fresh_gold": described(nullable(STRING), "Gold drawn this turn, not to be placed yet."),
+                        "trophies": array(STRING),
+                        "phase": described(
+                            nullable(choice(*(t.key for t in PHASES))), "The phase card the Estate reached."
+                        ),
+                        "estate_power": INTEGER,
+                        "fortress_power": INTEGER,
+                        "gold_power": INTEGER,
+                        "victory_points": INTEGER,
+                        "purchases": described(upgrades, "Upgrades bought, by kind."),
+                        "purchases_this_phase": upgrades,
+                        "purchased_last_turn": BOOLEAN,
+                        "dragon": nullable(
+                            record(
+                                {
+                                    "card": STRING,
+                                    "position": described(INTEGER, "Its place in the line."),
+                                    "damage": INTEGER,
+                                    "strength": INTEGER,
+                                }
+                            )
+                        ),
+                    }
+                )
+            ),
+            "supply": record(
+                {
+                    "count": INTEGER,
+                    "call_depth": described(nullable(INTEGER), "How deep the Dragon Call card lies, face up."),
+                }
+            ),
+            "gold_supply": INTEGER,
+            "piles": described(record({t.key: INTEGER for t in (*PHASES, *UPGRADES)}), "Cards left in each pile."),
+            "dragons": array(STRING),
+            "out_of_game": array(STRING),
+            "pending": described(
+                nullable(record({"dragon": STRING, "tower": STRING, "steps_left": INTEGER})),
+                "A dragon that passed the Dragon Tower, waiting for the sacrifice to be decided.",
+            ),
+            "scores": described(
+                nullable(
+                    array(
+                        record(
+                            {
+                                "victory_points": INTEGER,
+                                "estate_bonus": INTEGER,
+                                "fortress_bonus": INTEGER,
+                                "total": INTEGER,
+                            }
+                        )
+                    )
+                ),
+                "Per seat, once the game is over.",
+            ),
+            "legal_actions": array(action_of("dragon-fortress")),
+        }
+    )
 
 
 def redact(event: GameEvent, seat: int | None) -> GameEvent:

@@ -15,7 +15,8 @@ import random
 from games.base import JSON, Action, GameEvent, redeal, shuffled_hidden
 from games.fortress_royals.cards import ACE, DECK, RANK
 from games.fortress_royals.rules import to_act
-from games.fortress_royals.state import ATTACK, State
+from games.fortress_royals.state import ARRANGE, ATTACK, CHOOSE_FIRST, FIRST_DRAW, FORTIFY, OVER, REARRANGE, State
+from games.viewschema import BOOLEAN, INTEGER, SEAT, STRING, Schema, array, choice, described, nullable, record
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
@@ -139,3 +140,51 @@ def action_cards(state: State, seat: int, action: Action) -> tuple[str, ...]:
     if kind == "discard_ace" and ACE.get(str(action.get("card"))):
         return (CARD_NAMES["A"],)
     return ()
+
+
+def view_schema() -> Schema:
+    """The shape of what ``view`` and ``final_view`` return (games.viewschema)."""
+    seat = nullable(SEAT)
+    return record(
+        {
+            "seat": described(seat, "The seat this view is for; null for a spectator."),
+            "players": described(INTEGER, "How many seats the table has."),
+            "phase": choice(FIRST_DRAW, CHOOSE_FIRST, ARRANGE, FORTIFY, REARRANGE, ATTACK, OVER),
+            "round": INTEGER,
+            "direction": choice("clockwise", "counter-clockwise"),
+            "even_round": BOOLEAN,
+            "first_player": described(seat, "The seat the first-player draw chose."),
+            "first": described(seat, "The seat that opens this round."),
+            "chooser": described(seat, "The seat naming the first player, while one is to."),
+            "turn": seat,
+            "attack_target": described(seat, "The seat whose hand the seat to act attacks."),
+            "to_act": array(SEAT),
+            "waiting": array(SEAT),
+            "target_score": described(nullable(INTEGER), "Points that win; null when a number of rounds is played."),
+            "rounds": described(nullable(INTEGER), "Rounds played in all, with the rounds option; else null."),
+            "fixed_deck": BOOLEAN,
+            "first_draws": array(array(nullable(STRING))),
+            "hands": array(
+                record(
+                    {
+                        "seat": SEAT,
+                        "count": INTEGER,
+                        "cards": described(array(nullable(STRING)), "End to end; null for a card hidden from you."),
+                        "revealed": described(array(INTEGER), "Places in the hand of cards an attack showed."),
+                    }
+                )
+            ),
+            "drawn": nullable(record({"seat": SEAT, "card": described(nullable(STRING), "Null unless it is yours.")})),
+            "deck": described(INTEGER, "Cards left in the deck."),
+            "discard": array(STRING),
+            "captured": described(array(array(STRING)), "Per seat: the cards it captured."),
+            "set_aside": array(STRING),
+            "set_aside_count": INTEGER,
+            "passes": INTEGER,
+            "scores": array(INTEGER),
+            "round_points": array(array(INTEGER)),
+            "round_end": nullable(STRING),
+            "winners": array(SEAT),
+            "result": nullable(STRING),
+        }
+    )

@@ -16,6 +16,7 @@ from games.base import JSON, Action, GameEvent, replace, shuffled_hidden
 from games.fortress_siege.cards import ANGEL, BARRAGE, CHARACTER, FACTS
 from games.fortress_siege.rules import outcome, to_act
 from games.fortress_siege.state import Attack, Character, Player, State
+from games.viewschema import BOOLEAN, INTEGER, OUTCOME, SEAT, STRING, Schema, array, choice, described, nullable, record
 
 # -- what each seat sees -------------------------------------------------
 
@@ -166,3 +167,63 @@ def card_name(state: State, card: str) -> str:
     if facts.kind == BARRAGE:
         return "Joker (Barrage)"
     return str(facts.value)
+
+
+# -- the shape of a view, for the contract (games.viewschema) --------------
+
+_ATTACK = record(
+    {
+        "seat": described(SEAT, "The attacking seat."),
+        "attacker": described(STRING, "The attacking character."),
+        "target_seat": SEAT,
+        "target": described(nullable(STRING), "The character attacked; null for the Fortress."),
+        "power": INTEGER,
+        "defenders": array(STRING),
+        "shields": described(array(array(STRING)), "The cards each shield spent."),
+    }
+)
+
+
+def view_schema() -> Schema:
+    """The shape of what ``view`` and ``final_view`` return."""
+    return record(
+        {
+            "phase": choice("turn", "declaring", "defending", "over"),
+            "active": described(INTEGER, "The seat whose turn it is (-1 before the first)."),
+            "first": INTEGER,
+            "moves_left": INTEGER,
+            "to_act": array(SEAT),
+            "you": described(nullable(SEAT), "The seat this view is for; null for a spectator."),
+            "winds_of_fate": BOOLEAN,
+            "fixed_deal": BOOLEAN,
+            "set_aside": described(INTEGER, "Winds of Fate cards set aside, face down."),
+            "players": array(
+                record(
+                    {
+                        "seat": SEAT,
+                        "in_game": BOOLEAN,
+                        "fortress": described(INTEGER, "Cards left in the seat's Fortress."),
+                        "tombstone": described(STRING, "The Fortress's bottom card, face up."),
+                        "hand_size": INTEGER,
+                        "battlefield": array(
+                            record(
+                                {
+                                    "card": STRING,
+                                    "armor": nullable(STRING),
+                                    "armor_left": INTEGER,
+                                    "weapon": nullable(STRING),
+                                    "power": INTEGER,
+                                }
+                            )
+                        ),
+                        "graveyard": array(STRING),
+                        "hand": described(array(STRING), "Only in the seat's own view."),
+                    },
+                    optional=["hand"],
+                )
+            ),
+            "attack": described(nullable(_ATTACK), "The attack being answered."),
+            "charge": described(array(_ATTACK), "A charge's attacks: answered, then declared."),
+            "outcome": nullable(OUTCOME),
+        }
+    )

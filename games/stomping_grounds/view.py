@@ -12,12 +12,27 @@ from __future__ import annotations
 import random
 
 from games.base import JSON, Action, GameEvent, replace, shuffled_hidden
+from games.viewschema import (
+    BOOLEAN,
+    INTEGER,
+    OUTCOME,
+    SEAT,
+    STRING,
+    Schema,
+    array,
+    choice,
+    described,
+    either,
+    nullable,
+    pair,
+    record,
+)
 
 from . import board
 from .cards import CARDS_BY_RULES, DECK_INFO, card, deck_ids
 from .flight import fly_targets
 from .rules import outcome, to_act
-from .state import Realm, State
+from .state import PHASES, Realm, State
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
@@ -103,6 +118,91 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "attempted": state.attempted,
         "outcome": outcome(state),
     }
+
+
+def view_schema() -> Schema:
+    """The shape of what ``view`` returns (and ``final_view``, the same with every hand)."""
+    position = described(pair(INTEGER), "A place on the map: column and row.")
+    challenge = record(
+        {
+            "card": STRING,
+            "name": STRING,
+            "colour": nullable(STRING),
+            "number": nullable(INTEGER),
+            "roam": INTEGER,
+            "controller": described(nullable(SEAT), "The seat that controls the challenge card."),
+            "text": STRING,
+        }
+    )
+    realm = record(
+        {
+            "at": position,
+            "card": STRING,
+            "name": STRING,
+            "kind": nullable(STRING),
+            "owner": SEAT,
+            "razed": BOOLEAN,
+            "border": choice("black", "white"),
+            "dragons": described(array(SEAT), "The seats whose dragons stand here."),
+            "challenge": described(nullable(challenge), "The challenge card on the realm."),
+            "challenge_razed": BOOLEAN,
+        }
+    )
+    player = record(
+        {
+            "seat": SEAT,
+            "deck_key": STRING,
+            "dragon_name": STRING,
+            "deck": described(INTEGER, "Cards left in the deck."),
+            "hand": described(
+                either(array(STRING), INTEGER), "The cards in the seat's own view; a count in another's."
+            ),
+            "revealed_hand": described(array(STRING), "Cards of another seat's hand every seat saw arrive."),
+            "stash": array(STRING),
+            "junk": array(STRING),
+            "burned": array(STRING),
+            "hoard": array(STRING),
+            "dragon": described(nullable(position), "Where the seat's dragon stands."),
+            "luck_bonus": INTEGER,
+            "extra_luck": INTEGER,
+            "remaining": described(INTEGER, "Deck, stash and junk: the cards between the dragon and a win."),
+        }
+    )
+    play = record(
+        {
+            "kind": choice("action", "challenge", "duel"),
+            "seat": SEAT,
+            "card": nullable(STRING),
+            "at": nullable(position),
+            "opponent": nullable(SEAT),
+            "colour": nullable(STRING),
+            "cancelled": BOOLEAN,
+        }
+    )
+    return record(
+        {
+            "phase": choice(*PHASES),
+            "active": SEAT,
+            "first": SEAT,
+            "turn": INTEGER,
+            "round": INTEGER,
+            "turn_limit": described(nullable(INTEGER), "Rounds the game lasts at most; null for no limit."),
+            "rules": described(INTEGER, "The rules revision the game is played under."),
+            "closing": BOOLEAN,
+            "to_act": array(SEAT),
+            "realms": array(realm),
+            "realm_limit": INTEGER,
+            "players": array(player),
+            "stack": described(array(play), "Plays awaiting resolution, the last on top."),
+            "priority": nullable(SEAT),
+            "owed": described(
+                array(record({"seat": SEAT, "kind": STRING, "count": INTEGER})), "Choices owed before play goes on."
+            ),
+            "flight_path": array(position),
+            "attempted": BOOLEAN,
+            "outcome": nullable(OUTCOME),
+        }
+    )
 
 
 def redact(event: GameEvent, seat: int | None) -> GameEvent:

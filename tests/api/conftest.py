@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from core.config import Config
 from service.app import create_app
 from stores.platform import Platform
+from tests.api.conformance import CheckedClient
 from workers.scheduling import InlineBots
 from workers.wiring import wire
 
@@ -29,7 +30,9 @@ def platform() -> Platform:
 
 @pytest.fixture
 def app(platform: Platform) -> Flask:
-    return create_app(platform.config, platform)
+    app = create_app(platform.config, platform)
+    app.test_client_class = CheckedClient  # every answer the tests get is checked against the contract
+    return app
 
 
 @pytest.fixture

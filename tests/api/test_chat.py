@@ -478,7 +478,8 @@ def test_the_chat_stream_is_capped(client: FlaskClient, platform: Platform) -> N
     assert key.startswith(f"{platform.config.prefix}:{{{game['id']}}}:"), "in the game's hash tag"
     with platform.redis.pipeline(transaction=False) as pipe:
         for n in range(KEPT + 500):
-            pipe.xadd(key, {"m": json.dumps({"channel": "seats", "from": {}, "text": str(n)})})
+            message = {"channel": "seats", "from": {"seat": 0, "name": "ann", "player": None}, "text": str(n)}
+            pipe.xadd(key, {"m": json.dumps(message)})
         pipe.execute()
     say(client, game, seats_of(game)[0], "the newest")
     assert KEPT <= stored(platform, game) < KEPT + 500

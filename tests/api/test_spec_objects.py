@@ -45,3 +45,47 @@ def test_every_object_on_the_wire_says_what_it_holds() -> None:
 def test_an_object_without_properties_is_found() -> None:
     spec = {"a": {"type": ["object", "null"]}, "b": {"type": "object", "additionalProperties": True}}
     assert list(objects_that_hold_nothing(spec)) == ["/a"]
+
+
+def defaults_in(schema: Any, schemas: dict[str, Any], where: str, seen: set[str]) -> Iterator[str]:
+    """The places of ``default`` in ``schema`` and every schema it refers to."""
+    if isinstance(schema, list):
+        for index, item in enumerate(schema):
+            yield from defaults_in(item, schemas, f"{where}/{index}", seen)
+        return
+    if not isinstance(schema, dict):
+        return
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+        name = ref.rsplit("/", 1)[1]
+        if name not in seen:
+            seen.add(name)
+            yield from defaults_in(schemas[name], schemas, name, seen)
+    if "default" in schema:
+        yield where
+    for key, value in schema.items():
+        if key == "properties":  # a map of names to schemas: a property may be called "default"
+            for name, sub in value.items():
+                yield from defaults_in(sub, schemas, f"{where}/properties/{name}", seen)
+        elif key in ("items", "additionalProperties", "oneOf", "anyOf", "allOf", "not"):
+            yield from defaults_in(value, schemas, f"{where}/{key}", seen)
+
+
+def test_no_request_body_declares_a_default() -> None:
+    """A property with a default is made required by client generators such as
+    openapi-typescript (its ``defaultNonNullable``), so a client would have to send
+    ``on_leave`` or a kind's every option: request schemas say their defaults in words."""
+    spec = yamltext.load(SPEC.read_text())
+    schemas = spec["components"]["schemas"]
+    found: list[str] = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}) if isinstance(operation, dict) else {}
+            for media in body.get("content", {}).values():
+                found += defaults_in(media.get("schema", {}), schemas, f"{method} {path}", set())
+    assert found == []
+
+
+def test_a_default_behind_a_reference_is_found() -> None:
+    schemas = {"In": {"type": "object", "properties": {"default": {"type": "string", "default": "x"}}}}
+    assert list(defaults_in({"$ref": "#/components/schemas/In"}, schemas, "body", set())) == ["In/properties/default"]

@@ -6,13 +6,19 @@ A game's own test module calls ``check_contract(GAME, players=..., games=...)``.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
+
+import jsonschema_rs
 
 from games.base import Game, GameEvent, IllegalAction
 from games.play import fold, new_game, step
+from service import yamltext
+from service.spec_gen import SPEC, action_components, view_components
 
 
 def roundtrip(event: GameEvent) -> GameEvent:
@@ -28,6 +34,35 @@ def assert_no_secret(payload: Any, secrets: frozenset[str], where: str) -> None:
     text = json.dumps(payload, sort_keys=True)
     leaked = [card for card in quoted(secrets) if card in text]
     assert not leaked, f"{where} names hidden cards {leaked}: {text[:400]}"
+
+
+@functools.cache
+def _contract_schemas() -> dict[str, Any]:
+    """openapi.yaml's schemas, with the typed actions and views as the games' code writes
+    them now (test_spec_actions checks the file says the same)."""
+    schemas: dict[str, Any] = yamltext.load(Path(SPEC).read_text())["components"]["schemas"]
+    return {**schemas, **action_components(), **view_components()}
+
+
+@functools.cache
+def _view_validator(key: str) -> Callable[[Any], list[str]] | None:
+    schemas = _contract_schemas()
+    name = "View_" + key.replace("-", "_")
+    if name not in schemas:
+        return None  # a kind the contract does not type (the platform tests' tiny game)
+    validator = jsonschema_rs.Draft202012Validator(
+        {"$ref": f"#/components/schemas/{name}", "components": {"schemas": schemas}}
+    )
+    return lambda view: [f"{list(e.instance_path)}: {e.message}" for e in validator.iter_errors(view)]
+
+
+def assert_view_fits(game: Game, view: Mapping[str, Any], where: str) -> None:
+    """``view`` (as ``view`` or ``final_view`` returned it) is what the contract's
+    ``View_<kind>`` says a view of the kind holds, with the ``kind`` the API adds."""
+    check = _view_validator(game.key)
+    if check is not None:
+        errors = check({"kind": game.key, **view})
+        assert errors == [], f"{where} does not fit View_{game.key}: {errors[:5]}"
 
 
 WRONG_VALUES: tuple[Any, ...] = (None, -1, 999, "XX", [], {"x": 1})
@@ -87,6 +122,8 @@ def _play_one(
             assert result is not None
             json.dumps(result)
             assert set(result["winners"]) <= set(range(players))
+            for viewer in seats:
+                assert_view_fits(game, game.final_view(state, viewer), f"the final view for {viewer}")
             return turn
         acting = sorted(game.to_act(state))
         assert acting, f"nobody may act in an unfinished game at action {turn}"
@@ -121,6 +158,7 @@ def _play_one(
 def _check_state(game, state, seat, legal, rng, seats) -> None:  # type: ignore[no-untyped-def]
     for viewer in seats:
         view = game.view(state, viewer)
+        assert_view_fits(game, view, f"the view for {viewer}")
         assert_no_secret(view, game.secrets(state, viewer), f"view for {viewer}")
         if viewer is not None:
             guess = game.determinize(state, viewer, rng)

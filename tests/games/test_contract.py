@@ -24,7 +24,7 @@ import pytest
 from games import registry
 from games.base import Game, IllegalAction
 from games.play import fold, new_game, step
-from tests.games.contract import mutations
+from tests.games.contract import assert_view_fits, mutations
 
 SEEDS = range(3)
 MAX_ACTIONS = 5_000
@@ -83,11 +83,16 @@ def test_random_play_keeps_the_contract(key: str, players: int, seed: int) -> No
             guess = game.determinize(state, seat, random.Random(turn))
             again = game.determinize(state, seat, random.Random(turn))
             assert guess == again, "determinize depends on more than its rng"
-            assert game.view(guess, seat) == game.view(state, seat), "determinize changed what the seat sees"
+            seen = game.view(state, seat)
+            assert game.view(guess, seat) == seen, "determinize changed what the seat sees"
+            assert_view_fits(game, seen, f"the view for {seat}")
+            assert_view_fits(game, game.view(state, None), "a spectator's view")
         step(game, play, seat, rng.choice(legal), random.Random(turn))
     else:
         raise AssertionError(f"{key} did not end within {MAX_ACTIONS} actions")
     _, last_action = play.actions[-1]
+    for viewer in (None, *range(players)):
+        assert_view_fits(game, game.final_view(play.state, viewer), f"the final view for {viewer}")
     for seat in range(players):
         assert not game.legal_actions(play.state, seat), "a finished game still lists actions"
         if uses_the_kit(game):
