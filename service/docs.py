@@ -56,6 +56,8 @@ def render_docs(spec_text: str) -> str:
             "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
             f"<title>{title} API</title>",
+            # An icon given in the page: else a browser asks for /favicon.ico, a 404.
+            "<link rel='icon' href='/client/icon.svg' type='image/svg+xml'>",
             "<style>body{margin:0}</style></head><body>",
             f"<noscript><h1>{title} {html.escape(str(info.get('version', '')))}</h1>",
             "<p><a href='/openapi.yaml'>openapi.yaml</a></p><ul>",

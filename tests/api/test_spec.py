@@ -43,6 +43,16 @@ def test_the_served_spec_is_the_file(app: Flask) -> None:
     assert docs.status_code == 200 and "/v1/games/{game_id}/actions" in docs.get_data(as_text=True)
 
 
+def test_the_docs_name_an_icon_that_is_served(app: Flask) -> None:
+    """Without an icon in the page a browser asks for /favicon.ico, which is no route."""
+    page = app.test_client().get("/docs").get_data(as_text=True)
+    icons = re.findall(r"<link rel='icon' href='([^']+)' type='([^']+)'>", page)
+    assert len(icons) == 1, "the docs page names no icon (or several)"
+    ((href, media),) = icons
+    icon = app.test_client().get(href)
+    assert icon.status_code == 200 and icon.mimetype == media
+
+
 def _admits(schema: dict, value: str) -> bool:
     if "enum" in schema:
         return value in schema["enum"]

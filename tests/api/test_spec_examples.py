@@ -6,6 +6,7 @@ records them still reaches every operation."""
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,25 @@ def test_every_operation_answering_a_body_has_an_example_of_it_and_of_its_reques
     assert set(EXAMPLES) == set(WANTED), "an example no operation refers to, or one missing"
     ids = [op["operationId"] for _, _, op in operations(SPEC_DOC)]
     assert len(set(ids)) == len(ids), "two operations share an operationId (and an example's name)"
+
+
+def test_every_operation_answering_no_body_has_a_request_sample_of_itself() -> None:
+    """A 204 has no body to show, so /docs would show nothing to copy: each such operation
+    carries a curl sample (Redoc's x-codeSamples) of its own method and path."""
+    for path, method, operation in operations(SPEC_DOC):
+        if success_media(operation):
+            continue
+        (sample,) = operation["x-codeSamples"]
+        words = sample["source"].split()
+        assert words[:3] == ["curl", "-i", "-X"] and words[3] == method.upper(), sample
+        address = words[-1].strip('"').removeprefix("$TABLESTREAM").split("/")
+        wanted = path.split("/")
+        assert len(address) == len(wanted), f"{method.upper()} {path}: the sample asks for {address}"
+        for segment, template in zip(address, wanted, strict=True):
+            if template.startswith("{"):
+                assert re.fullmatch(r"\$[A-Z]+|[a-z]+", segment), f"{path}: {segment} for {template}"
+            else:
+                assert segment == template, f"{method.upper()} {path}: the sample asks for {'/'.join(address)}"
 
 
 @pytest.mark.parametrize("name", JSON_EXAMPLES)

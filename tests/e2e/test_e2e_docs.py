@@ -23,6 +23,11 @@ def test_the_docs_render_every_operation_and_schema_with_other_hosts_refused(pag
             route.abort()
 
     page.route("**/*", refuse_elsewhere)
+    failed: list[str] = []
+    page.on(
+        "response",
+        lambda response: failed.append(f"{response.status} {response.url}") if response.status >= 400 else None,
+    )
     page.goto("/docs")
     operations = [(method, path) for path, ops in SPEC["paths"].items() for method in ops if method in METHODS]
     page.wait_for_selector("[data-section-id^='operation/']", timeout=30_000)
@@ -43,3 +48,5 @@ def test_the_docs_render_every_operation_and_schema_with_other_hosts_refused(pag
         assert field in section, f"{field} of {reference} is not shown"
     assert "request samples" in body.lower() and "response samples" in body.lower()
     assert refused == [] and page.elsewhere == [], f"requests to other hosts: {refused or page.elsewhere}"
+    page.wait_for_load_state("networkidle")
+    assert failed == [], f"the page asked for what is not there: {failed}"
