@@ -133,6 +133,7 @@ HEAVIEST = (
     "tests/reliability/test_reliability_queue_sentinel.py::",  # 32
     "tests/reliability/test_reliability_stateful.py::",  # 29
     "tests/api/test_generated_client.py::",  # 10-25 each
+    "tests/api/test_ts_client.py::test_the_typescript_client_compiles_strictly_and_plays_every_kind",  # 15
     "tests/reliability/test_reliability_projector_crash.py::",  # 23
     "tests/tooling/test_clients.py::",  # 11-22 each
     "tests/e2e/test_e2e_board_dragoborne.py::",  # 21
