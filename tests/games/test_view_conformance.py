@@ -23,7 +23,7 @@ from games.play import new_game, step
 from games.registry import all_games
 from tests.games.contract import assert_view_fits
 
-SEEDS = range(5)
+SEEDS = range(12)
 MAX_ACTIONS = 3_000
 # Random play in stomping-grounds may last hundreds of rounds with no limit: a limit is
 # kept unless the limit is the option under test.
