@@ -3,6 +3,7 @@
 // name carries data-ref=<id>, which the table uses to make it clickable.
 
 import { el, svg, titleCase } from "./dom.js";
+import { markTerms } from "./terms.js";
 
 const SUIT_PATHS = {
   H: '<path d="M50 90C22 67 6 50 6 31 6 16 17 6 30 6c9 0 16 5 20 13C54 11 61 6 70 6c13 0 24 10 24 25 0 19-16 36-44 59z"/>',
@@ -156,6 +157,6 @@ function showFace(id, face) {
     face.text ? el("p", {}, face.text) : null,
     el("form", { method: "dialog" }, el("button", { type: "submit" }, "Close")));
   dialog.addEventListener("close", () => dialog.remove());
-  document.body.appendChild(dialog);
+  document.body.appendChild(markTerms(dialog));
   dialog.showModal();
 }

@@ -8,6 +8,7 @@ import { clear, el, humanize, toast } from "./dom.js";
 import { kindModule } from "./kinds/index.js";
 import { allEvents, eventLine, makeCtx, outcomePanel, seatName } from "./table.js";
 import { loadFaces } from "./faces.js";
+import { markTerms, useTerms } from "./terms.js";
 import { verifyRecord } from "./verify.js";
 
 // The events that begin a command: projections/table.py COMMAND_STARTS.
@@ -33,6 +34,7 @@ export async function showReplay(root, gameId, params) {
   try { events = await allEvents(gameId, token); } catch (e) { toast(e.message, "error"); }
   const [kindName] = await Promise.all([kindTitle(game.kind), loadFaces(game.kind)]);
   const kind = kindModule(game.kind);
+  useTerms(game.kind, kind.terms);
   const last = game.version;
   let version = Math.min(last, Math.max(1, Number(params.get("v")) || last));
   let timer = null;
@@ -48,7 +50,7 @@ export async function showReplay(root, gameId, params) {
   const auditBox = el("section", { class: "panel audit" }, el("h3", {}, "Audit"));
   const forkBox = el("section", { class: "panel fork" }, el("h3", {}, "Fork"));
   // The outcome only at the last version: a replay does not tell the ending before it comes.
-  const outcomeBox = outcomePanel(game, events);
+  const outcomeBox = markTerms(outcomePanel(game, events));
   const outcomeLater = outcomeBox ? el("p", { class: "muted small", "data-testid": "outcome-later" }, "How it ended shows at the last version.") : null;
   const analysisBox = el("section", { class: "panel analysis", "data-testid": "analysis" }, el("h3", {}, "Analysis"));
   const playBtn = el("button", { type: "button", class: "secondary", "aria-label": "play" }, "▶ Play");
@@ -102,6 +104,7 @@ export async function showReplay(root, gameId, params) {
     clear(evBox);
     const upto = events.filter((e) => e.version <= version).map((e) => eventLine(e, game, kind, null)).filter(Boolean);
     for (const line of upto.slice(-60)) evBox.appendChild(line);
+    markTerms(evBox);
     evBox.scrollTop = evBox.scrollHeight;
     renderFork();
     if (historyMissing) return;
@@ -122,7 +125,7 @@ export async function showReplay(root, gameId, params) {
       else {
         try { box.appendChild(kind.render(view, makeCtx(fake, view, [], seat, true))); } catch (e) { box.appendChild(el("p", { class: "error" }, `This view could not be drawn: ${e.message}`)); }
       }
-      views.appendChild(box);
+      views.appendChild(markTerms(box));
     }
   }
 

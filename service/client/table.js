@@ -11,6 +11,7 @@ import { clear, el, humanize, redrawChanged } from "./dom.js";
 import { namedTitle } from "./cards.js";
 import { facesOf, loadFaces } from "./faces.js";
 import { markScrollers, reachable, wireBoard } from "./boardplay.js";
+import { markTerms, useTerms } from "./terms.js";
 import { kindModule } from "./kinds/index.js";
 import { genericEventText, genericLabel, nameOf, refsOf } from "./kinds/common.js";
 import { toast } from "./dom.js";
@@ -247,6 +248,7 @@ export async function showTable(root, gameId, params) {
       if (ticket < applied || (game && got.seat === game.seat && got.version < game.version)) return;
       applied = ticket;
       game = got;
+      useTerms(game.kind, kindModule(game.kind).terms);
       readClock = game.clock ? clockReader(game.clock) : null;
       error = null;
       rematchGame = game.rematch ? await api(`/v1/games/${encodeURIComponent(game.rematch)}`).catch(() => rematchGame) : null;
@@ -319,7 +321,7 @@ export async function showTable(root, gameId, params) {
         el("select", { onchange: (ev) => { seat = ev.target.value === "" ? null : Number(ev.target.value); boardState.path = []; restartStream(); } },
           heldSeats.map((s) => el("option", { value: s, selected: s === seat }, seatName(game.seats, s))),
           el("option", { value: "", selected: seat === null }, "spectator"))) : null,
-      el("p", { class: "whose-turn", role: "status" }, turnText(you))];
+      markTerms(el("p", { class: "whose-turn", role: "status" }, turnText(you)))];
     const fresh = el("div", {}, ...parts.filter(Boolean));
     tickClocks(fresh);
     redrawChanged(header, fresh);
@@ -631,7 +633,7 @@ export async function showTable(root, gameId, params) {
   }
 
   function sidePanels(sideBox) {
-    if (game.status === "finished") sideBox.appendChild(outcomePanel(game, events));
+    if (game.status === "finished") sideBox.appendChild(markTerms(outcomePanel(game, events)));
     const endGame = endPanel();
     if (endGame) sideBox.appendChild(endGame);
     const invites = invitePanel();
@@ -683,6 +685,9 @@ export async function showTable(root, gameId, params) {
     markScrollers(boardBox);
     const items = renderActions(ctx);
     wireRefs(items);
+    // After the board's wiring: a term in a place it made a control is no tab stop.
+    markTerms(boardBox);
+    markTerms(actionsBox);
     renderSide();
     showChain(chain.state);
   }
@@ -783,7 +788,7 @@ export async function showTable(root, gameId, params) {
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 30;
     for (const e of fresh) {
       const line = eventLine(e, game, kind(), seat);
-      if (line) logList.appendChild(line);
+      if (line) logList.appendChild(markTerms(line, game.kind, logList));
     }
     while (logList.children.length > 400) logList.removeChild(logList.firstChild);
     if (atBottom) logList.scrollTop = logList.scrollHeight;
