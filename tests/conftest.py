@@ -127,6 +127,7 @@ def fake_redis() -> fakeredis.FakeRedis:
 # end would hold the run up alone.
 HEAVIEST = (
     "tests/reliability/test_reliability_worker_crash.py::",  # 62
+    "tests/api/test_spec.py::test_no_server_error_and_every_response_fits_the_spec",  # 40, every operation
     "tests/games/fortress_royals/test_fortress_royals_properties.py::",  # 16-37 each
     "tests/games/dragon_fortress/test_dragon_fortress_simulation.py::",  # 20-35 each
     "tests/e2e/test_e2e_board_dragon_fortress.py::",  # 33
