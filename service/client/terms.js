@@ -75,11 +75,12 @@ function describedBy(node, id) {
 
 // Wraps every term in the text under `root` (answered). Outside controls the first of each
 // term under `within` is a tab stop and the others are reached by pointer or tap only, so a
-// keyboard does not stop at every "Fortress" of the table.
+// keyboard does not stop at every "Fortress" of the table; a <details> counts apart, as
+// what it holds cannot be reached while it is closed.
 export function markTerms(root, kind = currentKind, within = root) {
   const glossary = glossaries.get(kind);
   if (!root || !glossary) return root;
-  const reached = new Set([...within.querySelectorAll('dfn.term[tabindex="0"]')].map((n) => n.dataset.term));
+  const reached = new Map([[within, new Set([...within.querySelectorAll('dfn.term[tabindex="0"]')].map((n) => n.dataset.term))]]);
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n.parentElement && !n.parentElement.closest(SKIP) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
   });
@@ -96,8 +97,10 @@ export function markTerms(root, kind = currentKind, within = root) {
       const term = el("dfn", { class: "term", "data-term": entry.term, "data-def": entry.id }, text.data.slice(at, end));
       if (control) describedBy(control, entry.id);
       else {
-        term.tabIndex = reached.has(entry.term) ? -1 : 0;
-        reached.add(entry.term);
+        const region = text.parentElement.closest("details") || within;
+        if (!reached.has(region)) reached.set(region, new Set());
+        term.tabIndex = reached.get(region).has(entry.term) ? -1 : 0;
+        reached.get(region).add(entry.term);
         term.setAttribute("aria-describedby", entry.id);
       }
       parts.push(term);
