@@ -9,6 +9,35 @@
 import { el, stat } from "../dom.js";
 import { cardBack, die, faceCard, namedTitle } from "../cards.js";
 
+// The words of the table a newcomer meets, in our own words, as the kind's How to play
+// and RULINGS.md have them; terms.js marks them wherever they are read.
+const TERMS = [
+  { term: "Fort", forms: ["forts?"], text: "Each player holds three, each with face-down barriers. An attack nobody meets breaks one; a fort with none left falls, and a player with no fort standing at the end of a turn loses." },
+  { term: "Barrier", forms: ["barriers?"], text: "A face-down card on a fort that not even its owner has seen. When an attack breaks it, its owner looks at it and either fires its Fort Burst or takes it into hand." },
+  { term: "Fort Burst", forms: ["fort bursts?"], text: "What a barrier card does when it is broken, if its owner fires it instead of taking the card into hand." },
+  { term: "Banner", forms: ["banners?"], text: "One stands behind each fort and gives it its colour, which decides the Dragoshields it takes. Banners also lie among your resources and pay costs." },
+  { term: "Resource", forms: ["resources?"], text: "Cards in your resource area pay costs by resting: a cost of 3 rests three of them, at least one of the card's colour. They stand again at the start of your turn." },
+  { term: "Dragoshield", forms: ["dragoshields?", "shield"], text: "A die set before a fort whose banner has its colour. Until your next roll it meets every attack on that fort, with ATK 0 and EDR equal to the die's value." },
+  { term: "Dragocross", forms: ["dragocross(?:es|ed)?", "cross"], text: "A die put on one of your creatures until your next roll: +1 ATK and +1 EDR, and more when the card lists a bonus for that colour and value." },
+  { term: "Dice", forms: ["dice", "die"], text: "You roll your three dice at the start of each turn. Each may do one job until the next roll: a Dragoshield, a Dragocross, or paying a cost (a white die cost takes any colour)." },
+  { term: "ATK", text: "The damage a creature deals in a fight: it comes off the other side's EDR until the end of the turn." },
+  { term: "EDR", text: "The damage a creature can take: it is destroyed only when its EDR drops below zero. Damage wears off at the end of the turn." },
+  { term: "Cost", forms: ["cost"], text: "How many resources you rest to play the card; at least one of them must be of the card's colour." },
+  { term: "[AUTO]", text: "An ability that works by itself when its moment comes: when the creature is summoned, attacks, is destroyed, or breaks a barrier." },
+  { term: "[ACT]", text: "An ability you use in your main phase by paying the cost it names: resting resources, the creature itself or a die." },
+  { term: "[CONT]", text: "An ability that holds for as long as the creature is on the field, such as a boost for the other creatures on its fort." },
+  { term: "Creature", forms: ["creatures?"], text: "A card summoned onto one of your forts, two at most on each. It attacks enemy forts and blocks attacks on the fort it stands on." },
+  { term: "Summon", forms: ["summon(?:s|ed)?"], text: "Playing a creature from your hand onto one of your standing forts, by paying its cost." },
+  { term: "Spell", forms: ["spells?", "cast(?:s)?"], text: "A card that works once when you cast it (paying its cost), then goes to your discard pile." },
+  { term: "Rest", forms: ["rest(?:s|ed)?", "stand(?:s|ing)?", "stood"], text: "A rested card has been used this turn: to attack, to block, or to pay. Everything of yours stands up again at the start of your turn." },
+  { term: "Block", forms: ["block(?:s|ed)?", "no block"], text: "A standing creature on the attacked fort meets the attack and rests; each side's ATK comes off the other's EDR. An attack nobody meets breaks a barrier." },
+  { term: "Mulligan", forms: ["mulligan(?:ed)?", "send back"], text: "Before the first turn, each player may send any of their five opening cards back, once, and draw as many new ones." },
+  { term: "Main phase", text: "The middle of your turn: summon creatures, cast spells, give dice a job, use [ACT] abilities and move or switch creatures, in any order." },
+  { term: "Combat", text: "The end of your turn's play: rest a standing creature of yours to attack an enemy fort, as often as you have standing creatures, then end the turn." },
+  { term: "Resource step", text: "At the start of your turn, after the draw: you may put the top card of your deck among your resources. The first player skips it on the first turn." },
+  { term: "Switch", forms: ["switch(?:es)?"], text: "Two of your creatures on different standing forts trade places. Like a move, it is allowed once per creature per turn." },
+];
+
 const keyOf = (id) => String(id).replace(/^\d+-/, "").replace(/-\d+$/, "");
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 const PHASES = { mulligan: "Setup (mulligan)", resource: "Start: resource step", main: "Main phase", combat: "Combat", discard: "End: discarding", over: "Game over" };
@@ -461,4 +490,5 @@ export default {
   describe,
   ending,
   faceKey: keyOf,
+  terms: TERMS,
 };

@@ -5,6 +5,42 @@
 import { el, section, stat, titleCase } from "../dom.js";
 import { faceCard, namedTitle } from "../cards.js";
 
+// The words of the table a newcomer meets, in our own words, as the kind's How to play
+// and RULINGS.md have them; terms.js marks them wherever they are read.
+const TERMS = [
+  { term: "Estate Line", forms: ["estate lines?"], text: "Your row of cards, from your Estate Flag on the left to your Front Line on the right. What lies in it makes your powers and points, and dragons walk through it toward the flag." },
+  { term: "Estate Flag", forms: ["estate flags?", "flags?"], text: "The first card of your Estate Line, at its left end. Dragons walk toward it; one that has reached it flees on your next turn." },
+  { term: "Front Line", forms: ["front lines?"], text: "The open end of your Estate Line: new cards come in there (never past a Gate Tower), and so do the dragons that arrive." },
+  { term: "Estate Move", forms: ["estate moves?"], text: "The first step of your turn: move one Estate or Gold card of your line one place toward the flag, or leave the line as it is. Towers never move, nor a card right behind a dragon." },
+  { term: "Draw, buy or advance", text: "The second step of your turn, exactly one of three: draw from the common supply or the gold pile, buy an upgrade, or advance to your next phase." },
+  { term: "Place a card", text: "The last step after a draw: put one card from your hand at your Front Line, so your hand stays at five. Gold drawn this turn has to wait." },
+  { term: "Estate Power", forms: ["estate powers?", "estate"], text: "The moons and suns of the estate cards in your line, added up (a moon counts 1, a sun 2 and a full sun 3). It lets you advance and decides the 10-point Estate bonus." },
+  { term: "Fortress Power", forms: ["fortress powers?", "fortress"], text: "The shots of the towers in your line, added up. A phase asks for some, and the most of it wins the 5-point Fortress bonus." },
+  { term: "Estate bonus", forms: ["estate bonus(?:es)?"], text: "10 points at the end for the most Estate Power. Two tied leaders get 5 each; a tie of three or more gets nothing." },
+  { term: "Fortress bonus", forms: ["fortress bonus(?:es)?"], text: "5 points at the end for the most Fortress Power; a tie gets nothing." },
+  { term: "VP", forms: ["VP", "victory points?"], text: "Victory points, printed on cards in your line and on the dragons you defeat. With the two bonuses they make your final score." },
+  { term: "Gold", forms: ["gold"], text: "Drawn from the gold pile and placed in your line like other cards; upgrades are paid with it. A dragon that passes over gold burns it and flees." },
+  { term: "Phase", forms: ["phases?", "fallow", "meadow", "pasture", "advance[sd]?"], text: "Fallow, Meadow and Pasture, taken in that order once your line has the Estate and Fortress Power they need. Each goes to your Front Line and opens more upgrades." },
+  { term: "Needs estate", forms: ["needs (?:estate|fortress)"], text: "What a phase card asks of your line before you may advance to it: at least this much Estate Power (Needs fortress: Fortress Power)." },
+  { term: "Upgrade", forms: ["upgrades?"], text: "Barn, Mill, Granary, Gate Tower, War Tower, Dragon Tower: bought for their gold, never drawn, once your line holds the phase they need; each type once per phase, never two turns running." },
+  { term: "Cost", forms: ["cost"], text: "The gold an upgrade costs, paid from the gold cards in your line when you buy it." },
+  { term: "Max", forms: ["max"], text: "The most copies of that upgrade one player may ever own." },
+  { term: "Tower", forms: ["towers?"], text: "Towers never move. Their shots add up to your Fortress Power and hurt any dragon that stands in front of them, nearer your flag." },
+  { term: "Shots", forms: ["shots?"], text: "A tower's damage to a dragon between it and your flag. The shots of your towers also add up to your Fortress Power." },
+  { term: "Gate Tower", forms: ["gate towers?"], text: "An upgrade that always keeps the front of your line: new cards go in behind it." },
+  { term: "Dragon Tower", forms: ["dragon towers?"], text: "An upgrade you may give up when a dragon passes over it: that dragon is defeated at once, whatever its strength, and you keep it." },
+  { term: "Sacrifice", forms: ["sacrific(?:e|es|ed)", "spare[sd]?", "dragon tower decision"], text: "When a dragon passes over your Dragon Tower, you choose: sacrifice the tower to defeat the dragon at once, or spare it and let the dragon go on." },
+  { term: "Strength", forms: ["strength"], text: "The damage a dragon can take: once the shots of the towers behind it reach this, it is defeated and you keep it for its VP." },
+  { term: "Razes", forms: ["raz(?:e|es|ed|ing)", "burns?", "burnt"], text: "What a dragon burns as it passes over a card: a sun line burns moons too, \"all estate\" every estate card, and some burn gold or towers. A burnt card leaves the game." },
+  { term: "Speed", forms: ["speed"], text: "How many places a dragon steps toward the flag on each turn of the line's owner." },
+  { term: "Call depth", forms: ["call depth"], text: "How many cards down the common supply the Dragon Call is put back when this dragon is the next one to come." },
+  { term: "Dragon Call", forms: ["dragon calls?"], text: "A card hidden in the common supply. Drawing it ends your turn: the next dragon lands at your Front Line and the Call goes back in, until no dragon is left." },
+  { term: "Common supply", forms: ["common supply"], text: "The face-down pile players draw their common cards from: estate cards (Crop Fields, Farmsteads) and towers (Watch and Guard Towers). The Dragon Call hides in it." },
+  { term: "Flee", forms: ["fle(?:e|es|d)", "fleeing"], text: "A dragon leaves your line when it has reached your flag, burns gold, or a second one arrives. It goes on, unhurt, to the Front Line of the nearest earlier player with no dragon, or leaves the game if there is none." },
+  { term: "Shadow Terror", text: "The last and strongest dragon. Defeating it ends the game at once." },
+  { term: "Moon and sun", forms: ["moons?", "(?:full )?suns?"], text: "Estate symbols: a moon is worth 1 Estate Power, a sun 2, a full sun 3." },
+];
+
 const STEPS = {
   move: "Estate Move",
   sacrifice: "Dragon Tower decision",
@@ -143,6 +179,7 @@ function andList(items) {
 
 export default {
   faceKey,
+  terms: TERMS,
 
   render(view, ctx) {
     const you = viewerSeat(ctx, view);

@@ -19,6 +19,30 @@ const PHASES = {
   over: "game over",
 };
 
+// The words of the table a newcomer meets, in our own words, as the kind's How to play
+// and RULINGS.md have them; terms.js marks them wherever they are read.
+const TERMS = [
+  { term: "Royal", forms: ["royals?"], text: "A Jack, Queen or King. Royals have strength 0 and score at the end of every round: hide yours deep in your hand and capture the ones of the player you attack." },
+  { term: "Strength", text: "The number that decides attacks and blocks: 2 to 10 are worth their value, the Ace 1 and every royal 0." },
+  { term: "Kept", text: "The points a royal scores when it is still in your hand as the round ends: a Queen 2, a Jack or a King 1." },
+  { term: "Captured", forms: ["captur(?:e|es|ed|ing)"], text: "A royal your attack breaks is yours to score (a King 2, a Jack or Queen 1); a royal someone attacks you with becomes yours too, for 1 point." },
+  { term: "Left or right end", forms: ["(?:left|right) end", "an end", "either end"], text: "Cards join a hand only at its left or right end, never in between, and an attack strikes one end: the outer card, with any cards of the same rank right behind it." },
+  { term: "Equal ranks", forms: ["equal ranks?", "runs? of equal ranks?"], text: "Cards of the same rank side by side (every royal counts as rank 0). They defend together, and you may attack with some or all of them." },
+  { term: "Break", forms: ["break(?:s)?", "broken"], text: "A winning attack breaks defending cards: they go face up to the discard pile, except royals, which the attacker captures. The attacking cards are discarded too, but an attacking royal goes to the defender." },
+  { term: "Blocked", forms: ["block(?:s|ed)?"], text: "An attack that is too weak: the defender turns face up the fewest outer cards that were enough to stop it, and they stay visible." },
+  { term: "Pass", forms: ["pass(?:es)?"], text: "Doing nothing on your turn. When every player passes, one after another, the round ends." },
+  { term: "\"Done\"", forms: ["calls? \"done\"", "\"done\""], text: "When at most one card of your hand is not a royal, you may call it on your turn: the round ends at once." },
+  { term: "Ace", forms: ["aces?", "A[\u2660\u2665\u2666\u2663]"], text: "Strength 1. On your turn you may discard an Ace instead of attacking, then draw a card and put it at an end of your hand." },
+  { term: "Even Round", forms: ["even rounds?"], text: "With two players, every second round is played on the cards the round before left in the deck, with no new shuffle." },
+  { term: "Round", forms: ["rounds?"], text: "Hands are built, then players attack in turn until all pass, someone calls \"done\" or a hand runs out of cards; then every royal scores." },
+  { term: "Direction", forms: ["direction", "clockwise", "counter-clockwise", "play goes"], text: "Which way play goes round the table. You attack the next player that way, and the direction turns around every round." },
+  { term: "First player", forms: ["first player", "goes? first", "go first"], text: "Who starts the round. In round 1 the player who drew the highest card picks; later, the player who scored least in the round before." },
+  { term: "Dealt cards", forms: ["(?:two )?dealt cards"], text: "The two cards each player starts a round with. They have no order yet: keep them as they lie or swap them, before the first draw." },
+  { term: "Building hands", forms: ["building hands", "build(?:ing)? (?:your|their) hand"], text: "In turn each player draws a card and puts it at the left or right end of their hand, until every hand holds ten cards." },
+  { term: "One last move", forms: ["one last move", "move one card"], text: "Once every hand holds ten cards, each player may move one card of their hand to any place, once, unseen by the others." },
+  { term: "Goal", forms: ["goal", "first to \\d+ points"], text: "The game goes on until a player has 21 points (two players), 17 (three), 14 (four) or 12 (five), or for a set number of rounds. The highest total wins; tied leaders share the win." },
+];
+
 const endRef = (seat, side) => `end:${seat}:${side}`;
 const seatRef = (seat) => `seat:${seat}`;
 
@@ -192,6 +216,7 @@ function legend(ctx) {
 
 export default {
   faceKey(id) { return id; },
+  terms: TERMS,
 
   render(view, ctx) {
     const drawn = view.drawn;

@@ -9,8 +9,39 @@
 
 import { el, stat } from "../dom.js";
 import { cardBack, longName, parseStandard, pile, shortName, standardCard } from "../cards.js";
+import { markTerms } from "../terms.js";
 
 const faceKey = (id) => String(id).replace(/\.\d+$/, "");
+
+// The words of the table a newcomer meets, in our own words, as the kind's How to play
+// and RULINGS.md have them; terms.js marks them wherever they are read.
+const TERMS = [
+  { term: "Fortress", forms: ["fortress(?:es)?"], text: "Your own shuffled deck, face down: you draw from its top, and attacks and Barrages knock cards off it. You are out once its last card, the Tombstone, is drawn or knocked off." },
+  { term: "Tombstone", text: "The bottom card of a Fortress, shown to everyone from the start. The highest Tombstone plays first; a player whose Tombstone is drawn or knocked off is out." },
+  { term: "Graveyard", text: "A player's face-up pile of used cards: discards, spent weapons, raised shields, dead characters and cards knocked off their Fortress. Only an Angel of Life brings a character back." },
+  { term: "Battlefield", text: "Where your deployed characters stand. Only a character there can be armored and armed, attack and defend." },
+  { term: "Character", forms: ["characters?"], text: "A Jack, Queen or King. It needs armor to defend or to be attacked, and armor and a weapon to attack. A Jack fights characters, a Queen Fortresses, a King both." },
+  { term: "Deploy", forms: ["deploy(?:s|ed)?"], text: "A move: put a Jack, Queen or King from your hand onto your battlefield as a character." },
+  { term: "Armor", forms: ["armou?r(?:s|ed)?"], text: "A number card fitted to a character: its value is the damage the character can take. Damage stays, and the character dies when no armor is left." },
+  { term: "Weapon", forms: ["weapons?", "arm", "arms", "armed", "equip"], text: "A number card given to an armored character: its value is the power of that character's attack. A weapon strikes once, then goes to the Graveyard." },
+  { term: "Power", text: "How hard an attack hits: the value of the attacker's weapon. Each point takes one point of armor off a character, or one card off a Fortress." },
+  { term: "Ready to attack", text: "This character has both armor and a weapon, so one of your moves may send it to attack." },
+  { term: "Moves left", forms: ["moves? left", "(?:attack|this) move"], text: "A turn is exactly three moves, chosen freely: draw, deploy, armor, arm, attack, play an Ace or a Joker, discard or dismiss. Answering an attack costs no move." },
+  { term: "Barrage", forms: ["barrages?", "jokers?"], text: "A Joker played as a move: five cards off the top of a Fortress of your choice, even your own, go to its Graveyard. Nothing stops it." },
+  { term: "Angel of Life", forms: ["angels? of life"], text: "A red Ace played as a move: a character in a Graveyard comes back to its owner's battlefield with no armor, weapon or wounds. Nothing stops it." },
+  { term: "Angel of Death", forms: ["angels? of death"], text: "A black Ace played as a move: any character on a battlefield goes to its Graveyard with its armor and weapon, whatever its armor. Nothing stops it." },
+  { term: "Direct action", text: "A Joker or an Ace: played as a move, it works at once and no defence can stop it." },
+  { term: "Dismiss", forms: ["dismiss(?:es|ed)?"], text: "A move: send one of your own characters to your Graveyard together with its armor and weapon." },
+  { term: "Declaring attackers", forms: ["declar(?:e|es|ed|ing) (?:every )?attackers?"], text: "Under the default rules one attack move may send several armed characters, each at its own target. Pick them one after another, then say you are done; nothing is answered before that." },
+  { term: "Defend", forms: ["defend(?:s|ing|ers?)?"], text: "Answering an attack, at no cost in moves: your armored characters may step in, each taking power up to its armor left, in the order you pick. A Jack guards characters, a Queen your Fortress, a King both." },
+  { term: "Shield", forms: ["shields?"], text: "Number cards of one value raised from your hand when you are attacked: a pair blocks that value of the attack's power, three of a kind also strike it back. Shields then go to your Graveyard." },
+  { term: "Two-Handed Shield", text: "A pair of number cards of one value, raised when you are attacked: it blocks that much of the attack's power." },
+  { term: "Bladed Shield", forms: ["bladed shields?", "strikes? back", "striking back", "counterattack"], text: "Three number cards of one value, raised when you are attacked: they block that much power and deal as much back to the attacker, which dies if that uses up its armor." },
+  { term: "Winds of Fate", text: "An option: shared decks, one per two players, are shuffled together and dealt out as everyone's Fortress, for a shorter game; either Ace may then be played as either Angel." },
+  { term: "Set aside", text: "With Winds of Fate, the cards left over when the shared decks do not divide evenly: put away unseen for the whole game." },
+  { term: "Number card", forms: ["number cards?"], text: "A 2 to 10. Its value counts as armor, as a weapon's power, or in a shield." },
+];
+
 
 function list(words) {
   if (words.length <= 1) return words.join("");
@@ -105,7 +136,7 @@ function showFace(id, face) {
     face?.text ? el("p", {}, face.text) : null,
     el("form", { method: "dialog" }, el("button", { type: "button", onclick: (ev) => ev.target.closest("dialog").close() }, "Close")));
   dialog.addEventListener("close", () => dialog.remove());
-  document.body.appendChild(dialog);
+  document.body.appendChild(markTerms(dialog));
   dialog.showModal();
 }
 
@@ -255,6 +286,7 @@ function describeResolved(d, ctx) {
 
 export default {
   faceKey,
+  terms: TERMS,
 
   render(view, ctx) {
     const players = view.players || [];

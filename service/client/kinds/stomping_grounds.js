@@ -12,6 +12,35 @@
 import { el, stat } from "../dom.js";
 import { cardBack, faceCard, namedTitle } from "../cards.js";
 
+// The words of the table a newcomer meets, in our own words, as the kind's How to play
+// and RULINGS.md have them; terms.js marks them wherever they are read.
+const TERMS = [
+  { term: "Cards left", forms: ["cards left"], text: "Your cards in deck, stash and junk together (your hand does not count). The first dragon to end its own turn with none left wins." },
+  { term: "Deck", forms: ["decks?"], text: "Your 60 cards face down: your dragon's strength to spend. Luck is drawn from its top, and your junk goes back under it at the end of every turn." },
+  { term: "Stash", forms: ["stash(?:es|ed)?"], text: "Cards taken face up off the top of your deck. You pay costs from it and may draw its top card in your reclaim phase. To stash 2 is to move two cards there." },
+  { term: "Junk", forms: ["junk(?:s|ed)?"], text: "Your face-up pile of spent cards and paid costs. At the end of your turn it goes under your deck, so those cards come round again." },
+  { term: "Burn", forms: ["burn(?:s|ed|ing)?", "burn piles?"], text: "Putting cards of your choice from your deck, stash, junk or hand on your burn pile: they are out of your way for good, unless a card brings them back to the junk." },
+  { term: "Realm", forms: ["realms?"], text: "A card laid on the shared map, edge to edge with the others. Its text works while it is face up and no challenge covers it." },
+  { term: "Border", forms: ["(?:black|white)[- ]bordered", "(?:black |white )?borders?"], text: "A black border stops a dragon's flight on that space; a white one lets it fly on." },
+  { term: "Razed", forms: ["raz(?:e|es|ed|ing)"], text: "A razed realm is turned face down: its text no longer works, and dragons fly over it as if its border were white." },
+  { term: "Challenge", forms: ["challenges?"], text: "A card laid on a realm, taking over its border and text. A dragon standing on it may attempt it: if the luck drawn plus bonuses reaches its Needs number, it does what the card says." },
+  { term: "Attempt", forms: ["attempt(?:s|ed)?"], text: "Once a turn, in your challenge phase, your dragon may try the challenge it stands on, anyone's: draw luck and add your bonuses." },
+  { term: "Needs", forms: ["needs(?: luck)?"], text: "The number a challenge asks for: the luck drawn plus your bonuses must reach it." },
+  { term: "Luck", forms: ["luck"], text: "The number on a card turned up from the top of a deck, for a challenge, a dragon challenge or who goes first. Bonuses from cards add to it." },
+  { term: "Roam", forms: ["roam(?:s|ed|ing)?"], text: "In your roam phase, each of your challenges marked Roam N may move up to N realms, unless a dragon is on it." },
+  { term: "Dragon challenge", forms: ["dragon challenges?", "challenges? (?:your|[^:.;()]{1,40}?'s) dragon"], text: "When your dragon shares a realm with another, you must challenge it: pick a colour, both draw luck, the higher total wins (ties go to you) and pushes the loser to a realm next to it." },
+  { term: "Red, white or blue", forms: ["red, white or blue", "(?:red|white|blue)(?= challenges?)", "(?<=(?:dragon: |challenge, |\\())(?:red|white|blue)"], text: "The colour of a challenge card or of a dragon challenge. A luck bonus that names a colour counts only in challenges of that colour." },
+  { term: "Push", forms: ["push(?:es|ed)?"], text: "After a dragon challenge, the winner moves the loser to a realm next to it." },
+  { term: "Hoard", forms: ["hoards?"], text: "A card that stays in front of you and keeps working: luck bonuses, or texts at the start or end of turns. Some cards need a named hoard of yours to be played." },
+  { term: "Break", forms: ["break(?:s)?", "broken"], text: "Putting an opponent's hoard into its owner's junk, as a card may let you do." },
+  { term: "Action", forms: ["action cards?", "^action$"], text: "A card that does what it says, then goes to your junk. It says when it may be played: your reclaim phase, your challenge phase, or someone else's turn." },
+  { term: "Cost", forms: ["cost"], text: "What playing this card costs: that many cards go from your stash into your junk." },
+  { term: "Flight", forms: ["flight", "fl(?:y|ies|ew)"], text: "Your dragon flies from realm to realm, one edge at a time, never twice to the same one, stashing a card per step. A black border or another dragon stops it." },
+  { term: "Land", forms: ["land(?:s|ed|ing)?"], text: "Where a flight ends. A realm's landing text works for the dragon that lands on it after flying." },
+  { term: "Reclaim", forms: ["reclaim"], text: "The phase near the end of your turn: draw the top of your stash, junk cards from your hand or burn pile, and play cards from your hand, as often as you like." },
+  { term: "May respond", forms: ["may respond", "waiting to resolve"], text: "When a card, an attempt or a dragon challenge is played, or a phase ends, the others may answer with cards they are allowed to play then; the last one played resolves first." },
+];
+
 const SEAT_COLOURS = ["#c0392b", "#2e6fb7", "#2f8f46", "#8e44ad"];
 const PHASES = {
   setup: "setup", setup_dragons: "setup", start: "start of turn", challenge: "challenge", flight: "flight", roam: "roam",
@@ -207,6 +236,7 @@ const sentence = (event, ctx) => kind.sentence(event, ctx);
 
 const kind = {
   faceKey: slugOf,
+  terms: TERMS,
 
   render(view, ctx) {
     remember(view);
