@@ -1,6 +1,7 @@
 """Bots that play any game through the contract alone (pure: no I/O, no clock).
 
-* ``random``: uniform over ``legal_actions``.
+* ``random``: uniform over the actions a bot considers (``games.ismcts.considered``:
+  ``legal_actions``, less any the kind's bot module leaves out by a policy of its own).
 * ``greedy``: one-ply lookahead; decides each legal action with the rng it is
   handed and keeps the one whose resulting state ``evaluate`` likes best.
 * ``ismcts``: see ``games.ismcts``; its budget is a number of iterations, or a time
@@ -16,18 +17,18 @@ import random
 from collections.abc import Callable
 
 from games.base import Action, Game, IllegalAction, State
-from games.ismcts import Clock, ismcts_bot, search
+from games.ismcts import Clock, considered, ismcts_bot, search
 
 Bot = Callable[[Game, State, int, random.Random], Action]
 
 
 def random_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
-    return rng.choice(game.legal_actions(state, seat))
+    return rng.choice(considered(game, state, seat))
 
 
 def greedy_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
     guess = game.determinize(state, seat, rng)
-    legal = game.legal_actions(guess, seat)
+    legal = considered(game, guess, seat)
     best: list[Action] = []
     best_value = float("-inf")
     for action in legal:

@@ -111,6 +111,16 @@ class Node:
         return self.total / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
+def considered(game: Game, state: State, seat: int) -> list[Action]:
+    """The actions a bot chooses among: ``legal_actions``, less those that the kind's bot
+    module's ``considered(state, seat, legal)``, when it has one, leaves out by a policy of
+    the bots' own, never a rule (Dragoborne's bots move a creature once a turn, where its
+    rules set no limit, so that their turns end)."""
+    legal = game.legal_actions(state, seat)
+    policy = getattr(getattr(game, "bot_module", None), "considered", None)
+    return legal if policy is None else list(policy(state, seat, legal))
+
+
 def ismcts_bot(game: Game, state: State, seat: int, rng: random.Random) -> Action:
     """The ``ismcts`` bot at its default budget for ``game`` (no clock: a fixed count)."""
     return search(game, state, seat, rng)
@@ -137,10 +147,11 @@ def search(
     comes first, stopping earlier when ``deadline()`` is true.
 
     ``state`` is the true state, but it is read only through
-    ``game.determinize(state, seat, ·)`` and ``game.legal_actions(state, seat)``:
+    ``game.determinize(state, seat, ·)`` and ``game.legal_actions(state, seat)``
+    (with the kind's bot policy on them, ``considered``, which reads what the seat sees):
     nothing the seat could not know reaches the choice.
     """
-    legal = game.legal_actions(state, seat)
+    legal = considered(game, state, seat)
     if len(legal) <= 1:
         return legal[0]
     if iterations is not None:
@@ -210,7 +221,7 @@ def appraise(game: Game, state: State, seat: int, rng: random.Random, iterations
 def _add_prior(game: Game, world: State, seat: int, root: Node, rng: random.Random, visits: int) -> None:
     """Count ``visits`` visits of each of ``seat``'s actions in ``world`` at the evaluation
     of the state it leads to (the greedy bot's look, one determinization's worth)."""
-    for action in game.legal_actions(world, seat):
+    for action in considered(game, world, seat):
         after = _apply(game, world, seat, action, rng)
         if after is None:
             continue
@@ -240,7 +251,9 @@ def _iterate(
     acting: int | None = seat
     expanded = False
     while acting is not None and not expanded:
-        legal = game.legal_actions(world, acting)
+        # The root's actions are its caller's to narrow: search keeps to the considered ones
+        # (its prior, so its widening, and its choice); appraise weighs every legal one.
+        legal = game.legal_actions(world, acting) if node is root else considered(game, world, acting)
         if not legal:
             break
         keyed = [((acting, action_key(action)), action) for action in legal]
@@ -269,7 +282,7 @@ def _iterate(
     for _ in range(rollout_depth):
         if acting is None:
             break
-        legal = game.legal_actions(world, acting)
+        legal = considered(game, world, acting)
         if not legal:
             break
         after = _apply(game, world, acting, legal[rng.randrange(len(legal))], rng)

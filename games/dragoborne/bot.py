@@ -1,13 +1,15 @@
 """What Dragoborne's bots play by: ``evaluate``, the greedy bot's yardstick of a position
 for a seat, from the material each side holds on the table (forts and their barriers,
 creatures by their current stats, dice, cards in hand and resources) and what its
-standing resources can still pay for. Only the bots read it; no rule depends on it.
+standing resources can still pay for; and ``considered``, the actions a bot chooses among.
+Only the bots read them; no rule depends on them.
 """
 
 from __future__ import annotations
 
 import math
 
+from games.base import Action
 from games.dragoborne.cards import card_of
 from games.dragoborne.costs import payment
 from games.dragoborne.state import Side, State, remaining_edr, stats
@@ -15,6 +17,23 @@ from games.dragoborne.state import Side, State, remaining_edr, stats
 ISMCTS_ITERATIONS = 130
 """ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
 what a 300 ms move ran on the team's two-core box (2026-11-22)."""
+
+
+def considered(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    """The legal actions a bot chooses among (``games.ismcts.considered``): all of them, but
+    for a move or switch of a creature that has moved or switched this turn. From rules
+    revision 3 a creature may move any number of times a turn, and a bot that valued no move
+    above another would move for ever; so a bot moves each creature once a turn, as the
+    rules of revisions 1 and 2 did. It reads only what the seat's view shows (``moved``)."""
+    moved = {c.id for c in state.sides[seat].field if c.moved}
+    if not moved:
+        return legal
+    return [
+        action
+        for action in legal
+        if not (action["type"] == "move" and action["creature"] in moved)
+        and not (action["type"] == "switch" and not moved.isdisjoint(action["creatures"]))
+    ]
 
 
 def _material(state: State, seat: int) -> float:
