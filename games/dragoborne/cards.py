@@ -163,12 +163,12 @@ DECKS_2: dict[str, dict[str, Any]] = DECKS | {raw["key"]: raw for raw in REVISIO
 
 
 def cards_of(rules: int) -> dict[str, Card]:
-    """The card pool of a rules revision."""
+    """The card pool of a rules revision (revision 3 plays revision 2's)."""
     return CARDS if rules < 2 else CARDS_2
 
 
 def decks_of(rules: int) -> dict[str, dict[str, Any]]:
-    """The pre-built decks of a rules revision."""
+    """The pre-built decks of a rules revision (revision 3 plays revision 2's)."""
     return DECKS if rules < 2 else DECKS_2
 
 

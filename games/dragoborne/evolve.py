@@ -51,6 +51,7 @@ def _game_started(state: State | None, event: GameEvent) -> State:
         first=data["first"],
         active=data["first"],
         rules=data.get("rules", 1),
+        shields_match_banners=bool(data.get("shields_match_banners", False)),
     )
 
 

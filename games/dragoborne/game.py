@@ -61,11 +61,22 @@ class Dragoborne(GameBase):
             "Variant, not in the rulebook: the player going second opens with six cards instead of five. "
             "Off by default, so a game follows the rulebook ('draw 5 cards from the deck').",
         ),
+        Option(
+            "shields_match_banners",
+            "boolean",
+            False,
+            "Rules revision 3 only: a die set as a Dragoshield goes only before a fort whose banner "
+            "has the die's colour (revision 2's reading). Off, it goes before any standing fort of "
+            "its owner, as the rulebook says Dragoshields 'are placed in front of forts'.",
+        ),
     )
-    rules_revision = 2
+    rules_revision = 3
     """Revision 2: the player chooses the resources and the die that pay a cost,
     a switch only moves creatures between forts that stand, and the pool of
-    ``revision2.json``. A game of revision 1 plays exactly as before."""
+    ``revision2.json``. Revision 3 (revision 2's pool): creatures move and switch
+    with no limit a turn, and a Dragoshield goes before any standing fort of its
+    owner, one a fort (option ``shields_match_banners``: revision 2's reading).
+    A game of revision 1 or 2 plays exactly as before."""
     irreversible_types = frozenset(
         {
             "GameStarted",

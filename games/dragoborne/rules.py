@@ -55,14 +55,23 @@ from games.dragoborne.turn import (
 
 PLAYERS = 2
 SCENARIO_MINIMUM = OPENING_HAND + FORTS * BARRIERS_PER_FORT
+REVISION_3_OPTIONS = {
+    "shields_match_banners": "a Dragoshield already goes only before the fort whose banner matches its die",
+}
+"""The options that keep an earlier revision's reading under revision 3, each with what
+revisions 1 and 2 always do (so the option is refused there)."""
 
 
 # ---------------------------------------------------------------- options and the deal
 
 
 def check_options(options: Mapping[str, JSON], players: int) -> list[str]:
-    problems: list[str] = []
     rules = rules_of(options)
+    problems = [
+        f"Option '{name}' is a reading of rules revision 3; under revision {rules} {always}."
+        for name, always in REVISION_3_OPTIONS.items()
+        if options.get(name) and rules < 3
+    ]
     pool = cards_of(rules)
     decks = options["decks"]
     if len(decks) != PLAYERS:
@@ -122,6 +131,8 @@ def setup(options: Mapping[str, JSON], players: int, rng: random.Random) -> list
     }
     if rules >= 2:
         started["rules"] = rules  # revision 1's GameStarted never said, and still does not
+    if options.get("shields_match_banners"):
+        started["shields_match_banners"] = True  # only when on: with the default, GameStarted is as revision 2's
     events = [GameEvent("GameStarted", started)]
     extra = bool(options.get("second_player_extra_card", False))
     events += [
@@ -204,6 +215,10 @@ def refusal(state: State, seat: int, action: Any) -> str:
         return "An action must be an object with a 'type'."
     kinds = sorted({a["type"] for a in legal_actions(state, seat)})
     kind = action["type"]
+    if state.phase == "main" and not state.pending and kind in ("move", "switch"):
+        return _moving_refusal(state, seat, action)
+    if state.phase == "main" and not state.pending and kind == "shield":
+        return _shield_refusal(state, seat, action)
     if kind not in kinds:
         return f"You cannot '{kind}' now; you may: {', '.join(kinds)}."
     side = state.sides[seat]
@@ -217,10 +232,10 @@ def refusal(state: State, seat: int, action: Any) -> str:
         wrong_pay = _pay_problem(same, action, "that ability") if same else None
         if wrong_pay is not None:
             return wrong_pay
-    if kind in ("attack", "move", "activate", "cross", "block") and "creature" in action:
+    if kind in ("attack", "activate", "cross", "block") and "creature" in action:
         return "That creature cannot do that now (it is resting, has moved, or is not yours)."
-    if kind in ("shield", "cross"):
-        return "That die is already used, or a Dragoshield needs a fort whose banner matches its colour."
+    if kind == "cross":
+        return "That die is already used until your next roll, or is not one of yours."
     if kind == "target":
         return "That is not a legal target for this effect."
     return "That action is not one of the choices open to you now."
@@ -239,6 +254,82 @@ def _paying_refusal(state: State, seat: int, action: Mapping[str, Any]) -> str:
     if kind == "summon" and forts and action.get("fort") not in forts:
         return f"That creature cannot go to that fort now; it may go to fort {', '.join(map(str, forts))}."
     return "You cannot pay that card's cost now, or it has nowhere to go or nothing to target."
+
+
+def _index(value: Any, size: int) -> int | None:
+    """``value`` when it is an index into a list of ``size``, else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size else None
+
+
+FORMS = {
+    "move": ('{"type": "move", "creature": id, "fort": f}', {"type", "creature", "fort"}),
+    "switch": ('{"type": "switch", "creatures": [id, id]}', {"type", "creatures"}),
+    "shield": ('{"type": "shield", "die": i, "fort": f}', {"type", "die", "fort"}),
+}
+"""The form of the main-phase actions whose refusals name what is wrong, and their fields."""
+
+
+def _form_problem(action: Mapping[str, Any]) -> str | None:
+    form, fields = FORMS[action["type"]]
+    return None if set(action) == fields else f"A {action['type']} is {form}, with no other field."
+
+
+def _moving_refusal(state: State, seat: int, action: Mapping[str, Any]) -> str:
+    """Why a ``move`` or ``switch`` is refused: its form, a creature that is not the
+    player's, one that has moved this turn (revisions 1 and 2), or a fort it cannot go to."""
+    wrong_form = _form_problem(action)
+    if wrong_form is not None:
+        return wrong_form
+    side = state.sides[seat]
+    moving = action["type"] == "move"
+    named = [action["creature"]] if moving else action["creatures"]
+    valid = isinstance(named, list) and len(named) == (1 if moving else 2) and len(set(map(str, named))) == len(named)
+    creatures = [side.creature(c) if isinstance(c, str) else None for c in named] if valid else []
+    if not creatures or None in creatures:
+        return "Name creatures of yours on the field: a move names one, a switch two different ones."
+    if state.moves_once_a_turn and any(c is not None and c.moved for c in creatures):
+        return (
+            f"That creature has already moved or switched this turn; under rules revision {state.rules} "
+            "a creature moves once a turn (from revision 3 there is no limit)."
+        )
+    if not moving:
+        if creatures[0] is not None and creatures[1] is not None and creatures[0].fort == creatures[1].fort:
+            return "Those creatures are on the same fort; a switch trades creatures on different forts."
+        return "A switch trades creatures only between forts that still stand."
+    fort = _index(action["fort"], len(side.forts))
+    if fort is None or not side.forts[fort]:
+        return "A creature moves only onto a fort of yours that still stands."
+    if creatures[0] is not None and creatures[0].fort == fort:
+        return f"That creature is already on fort {fort}."
+    return f"Fort {fort} already holds two creatures, the most a fort may hold."
+
+
+def _shield_refusal(state: State, seat: int, action: Mapping[str, Any]) -> str:
+    """Why a ``shield`` is refused: its form, the die or the fort named, a fort that already
+    has its Dragoshield, or (revisions 1 and 2, or option ``shields_match_banners``) a banner
+    of another colour."""
+    wrong_form = _form_problem(action)
+    if wrong_form is not None:
+        return wrong_form
+    side = state.sides[seat]
+    die = _index(action["die"], len(side.dice))
+    if die is None:
+        return f"Name one of your dice, 0 to {len(side.dice) - 1}."
+    if side.dice[die].use != "free":
+        return f"Die {die} is already used until your next roll."
+    fort = _index(action["fort"], len(side.forts))
+    if fort is None or not side.forts[fort]:
+        return "A Dragoshield goes only before a fort of yours that still stands."
+    if side.shield_at(fort) is not None:
+        return f"Fort {fort} already has a Dragoshield; a fort has one at a time."
+    colour, banner = side.dice[die].colour, card_of(side.banners[fort], state.rules).colour
+    if state.shields_follow_banners and colour != banner:
+        why = f"under rules revision {state.rules}" if state.rules < 3 else "with the option 'shields_match_banners'"
+        return (
+            f"Die {die} is {colour} and fort {fort}'s banner is {banner}: {why} a Dragoshield goes only "
+            "before a fort whose banner matches its die."
+        )
+    return "That Dragoshield is not one of the choices open to you now."
 
 
 def _same_ability(listed: Mapping[str, Any], action: Mapping[str, Any]) -> bool:

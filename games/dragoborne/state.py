@@ -99,9 +99,23 @@ class State:
     winners: tuple[int, ...] = ()
     reason: str = ""
     rules: int = 1  # the rules revision the game was created under (games.base.rules_of)
+    shields_match_banners: bool = False  # option of revision 3: revision 2's reading of where a Dragoshield goes
 
     def side(self, seat: int) -> Side:
         return self.sides[seat]
+
+    @property
+    def moves_once_a_turn(self) -> bool:
+        """A creature moves or switches at most once a turn: revisions 1 and 2. From
+        revision 3 the Main Phase sets no limit, as the rulebook lists it."""
+        return self.rules < 3
+
+    @property
+    def shields_follow_banners(self) -> bool:
+        """A Dragoshield goes only before a fort whose banner has its die's colour:
+        revisions 1 and 2, and revision 3 with the option ``shields_match_banners``; else
+        before any standing fort of its owner."""
+        return self.rules < 3 or self.shields_match_banners
 
 
 def stats(side: Side, creature: Creature, rules: int) -> tuple[int, int]:

@@ -65,6 +65,27 @@ def _switchable(state: State, seat: int, first: Creature, second: Creature) -> b
     return state.rules < 2 or bool(forts[first.fort] and forts[second.fort])
 
 
+def shield_forts(state: State, seat: int, die: int) -> list[int]:
+    """The forts before which ``seat``'s free die ``die`` may stand as a Dragoshield: a
+    standing fort of its owner's without one ("the Dragoshield" defends it, so one a fort);
+    under ``shields_follow_banners`` only one whose banner has the die's colour."""
+    side = state.sides[seat]
+    colour = side.dice[die].colour
+    return [
+        fort
+        for fort in side.standing_forts()
+        if side.shield_at(fort) is None
+        and (not state.shields_follow_banners or card_of(side.banners[fort], state.rules).colour == colour)
+    ]
+
+
+def movable(state: State, seat: int) -> list[Creature]:
+    """The creatures of ``seat`` that may move or switch: all of them from revision 3 (the
+    Main Phase sets no limit); under revisions 1 and 2 those that have not this turn."""
+    field = state.sides[seat].field
+    return [c for c in field if not c.moved] if state.moves_once_a_turn else list(field)
+
+
 def main_actions(state: State, seat: int) -> list[Action]:
     side = state.sides[seat]
     out: list[Action] = []
@@ -79,13 +100,10 @@ def main_actions(state: State, seat: int) -> list[Action]:
             out.extend({"type": "summon", "card": card_id, "fort": f, **pay} for f in open_forts for pay in paying)
         elif card.type == "spell" and paying and has_targets(state, seat, card, card.effects):
             out.extend({"type": "cast", "card": card_id, **pay} for pay in paying)
-    banner_colours = [card_of(b, state.rules).colour for b in side.banners]
     for index, die in enumerate(side.dice):
         if die.use != "free":
             continue
-        for fort in side.standing_forts():
-            if banner_colours[fort] == die.colour and side.shield_at(fort) is None:
-                out.append({"type": "shield", "die": index, "fort": fort})
+        out.extend({"type": "shield", "die": index, "fort": fort} for fort in shield_forts(state, seat, index))
         for creature in side.field:
             if creature.cross is None:
                 out.append({"type": "cross", "die": index, "creature": creature.id})
@@ -101,10 +119,10 @@ def main_actions(state: State, seat: int) -> list[Action]:
                     {"type": "activate", "creature": creature.id, "ability": number, **costs}
                     for costs in _ability_costs(state, seat, ability)
                 )
-    movable = [c for c in side.field if not c.moved]
-    for creature in movable:
+    may_move = movable(state, seat)
+    for creature in may_move:
         out.extend({"type": "move", "creature": creature.id, "fort": f} for f in open_forts if f != creature.fort)
-    for first, second in combinations(movable, 2):
+    for first, second in combinations(may_move, 2):
         if _switchable(state, seat, first, second):
             out.append({"type": "switch", "creatures": [first.id, second.id]})
     out.append({"type": "combat"})

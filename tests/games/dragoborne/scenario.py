@@ -44,6 +44,7 @@ class Scenario:
         seed: int = 7,
         extra_card: bool = False,
         rules: int = GAME.rules_revision,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         orders = []
@@ -58,6 +59,7 @@ class Scenario:
             "first_player": first,
             "second_player_extra_card": extra_card,
             "rules": rules,
+            **(options or {}),
         }
         self.play: Playthrough = new_game(GAME, 2, options, self.rng)
         if mulligan:

@@ -50,6 +50,7 @@ def _check_invariants(state: State, start: list[list[str]]) -> None:
                 assert creature is not None and creature.cross == index
             if die.use == "shield":
                 assert side.forts[die.fort or 0], "a Dragoshield stands before a destroyed fort"
+                assert side.shield_at(die.fort or 0) == index, "two Dragoshields stand before one fort"
         for creature in side.field:
             if creature.cross is not None:
                 assert side.dice[creature.cross].creature == creature.id

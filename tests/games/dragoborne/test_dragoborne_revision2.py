@@ -342,11 +342,12 @@ def test_revision_2_keeps_every_cards_name_type_and_colour() -> None:
 
 
 def test_a_game_records_its_revision_and_revision_1_reads_the_first_pool() -> None:
-    """A game created now is of revision 2 and says so in its GameStarted; a game of revision 1
-    (every stored game) has none there and reads cards.json as it was."""
-    new = Scenario(first=0)
+    """A game of revision 2 says so in its GameStarted (a game created now is of revision 3:
+    test_dragoborne_revision3.py); a game of revision 1 (every stored game) has none there and
+    reads cards.json as it was."""
+    new = Scenario(first=0, rules=2)
     old = Scenario(first=0, rules=1)
-    assert GAME.rules_revision == 2 and new.state.rules == 2 and old.state.rules == 1
+    assert new.state.rules == 2 and old.state.rules == 1
     assert new.play.events[0].data["rules"] == 2 and "rules" not in old.play.events[0].data
     assert cards_of(1) is CARDS and cards_of(1)["rally-horn"].effects[0].op == "stand"
 
@@ -366,12 +367,12 @@ def test_card_names_and_action_cards() -> None:
 
 def test_worked_example_two_yellow_dice_and_one_red_die_play_two_yellow_banners_and_one_red() -> None:
     """'if you have 2 Yellow dice and 1 Red die, you must play 2 Yellow Banners and 1 Red Banner':
-    such a deck plays, its forts take the banners' colours, and a Yellow die shields a Yellow fort
-    only; with the banners the other way round it is refused."""
+    such a deck plays, its forts take the banners' colours, and under revision 2 a Yellow die
+    shields a Yellow fort only; with the banners the other way round it is refused."""
     cards = DECKS_2["emberguard"]["cards"]
     dice = ["yellow", "yellow", "red"]
     example = {"cards": cards, "banners": ["dawn-standard", "dawn-standard", "ember-standard"], "dice": dice}
-    game = Scenario(first=0, decks=(example, "tidecrypt"))
+    game = Scenario(first=0, decks=(example, "tidecrypt"), rules=2)
     forts = GAME.view(game.state, 0)["players"][0]["forts"]
     assert [f["colour"] for f in forts] == ["yellow", "yellow", "red"]
     shields = {(a["die"], a["fort"]) for a in game.legal(0) if a["type"] == "shield"}

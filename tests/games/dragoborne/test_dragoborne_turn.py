@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.base import IllegalAction
@@ -114,10 +116,14 @@ def test_casting_a_spell_puts_it_in_the_discard_pile() -> None:
     assert game.state.sides[1].discard == ("1-tidal-insight-1",)
 
 
-def test_a_dragoshield_goes_before_the_fort_whose_banner_matches_its_die() -> None:
+@pytest.mark.parametrize("reading", [{"rules": 1}, {"rules": 2}, {"options": {"shields_match_banners": True}}])
+def test_under_revision_2_a_dragoshield_goes_before_the_fort_whose_banner_matches_its_die(
+    reading: dict[str, Any],
+) -> None:
     """'Dragoshield - These can be used to defend forts from enemy attacks and are placed in front of
-    forts.' (the fort whose banner matches the die's colour)"""
-    game = Scenario(first=0)
+    forts.' Revisions 1 and 2, and revision 3 with option shields_match_banners, read it as the fort
+    whose banner matches the die's colour (revision 3's own reading: test_dragoborne_revision3.py)."""
+    game = Scenario(first=0, **reading)
     shields = [a for a in game.legal(0) if a["type"] == "shield"]
     assert shields == [
         {"type": "shield", "die": 0, "fort": 0},
@@ -153,10 +159,12 @@ def test_a_dragocross_gives_plus_one_and_the_printed_bonus(low: bool) -> None:
     assert not [a for a in game.legal(0) if a["type"] == "cross" and a["creature"] == "0-emberhound-1"]
 
 
-def test_at_most_two_creatures_on_a_fort_and_moves_once_a_turn() -> None:
+@pytest.mark.parametrize("rules", [1, 2])
+def test_at_most_two_creatures_on_a_fort_and_under_revision_2_moves_once_a_turn(rules: int) -> None:
     """'Switch the position of creatures or move creatures to different forts. Each fort may have up
-    to two creatures on top of it.' (each creature moves or switches at most once a turn: ours)"""
-    game = Scenario(first=0, seat0={"hand": ["emberhound", "emberhound", "dawnshield-acolyte"]})
+    to two creatures on top of it.' (revisions 1 and 2: each creature moves or switches at most once
+    a turn; revision 3 sets no limit: test_dragoborne_revision3.py)"""
+    game = Scenario(first=0, seat0={"hand": ["emberhound", "emberhound", "dawnshield-acolyte"]}, rules=rules)
     for n in (1, 2):
         game.act(0, {"type": "summon", "card": f"0-emberhound-{n}", "fort": 0})
     assert not [a for a in game.legal(0) if a["type"] == "summon" and a["fort"] == 0]

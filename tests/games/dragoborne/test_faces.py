@@ -44,8 +44,9 @@ def test_every_card_id_of_a_game_has_a_face_under_the_clients_key(decks: list[st
 
 
 def test_the_faces_are_the_pool_of_the_current_revision_and_nothing_else() -> None:
-    assert GAME.rules_revision == 2
+    assert GAME.rules_revision == 3
     assert set(FACES) == set(cards_of(GAME.rules_revision))
+    assert cards_of(3) is CARDS_2, "revision 3 plays revision 2's pool"
 
 
 @pytest.mark.parametrize("key", sorted(CARDS_2))
