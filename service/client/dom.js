@@ -31,11 +31,31 @@ export function svg(markup, cls = "") {
   return span;
 }
 
-// Puts ``fresh``'s children in ``box`` in place of its own, unless they read the same: then
-// the nodes drawn stay, so that a press under way (the pointer down on a button that a
-// redraw would replace before it comes up) or a field being typed in is not lost.
+// Puts ``fresh``'s children in ``box`` in place of its own, but keeps every node drawn that
+// reads the same: an element whose tag and attributes are unchanged stays and only its
+// children are looked at in turn, so that a press under way (the pointer down on a link
+// or button that a redraw would replace before it comes up) or a field being typed in is
+// not lost when something beside it changes (the live pill, a seat's turn mark).
 export function redrawChanged(box, fresh) {
-  if (fresh.innerHTML !== box.innerHTML) clear(box).append(...fresh.childNodes);
+  if (fresh.innerHTML === box.innerHTML) return;
+  const drawn = [...box.childNodes];
+  const wanted = [...fresh.childNodes];
+  if (drawn.length !== wanted.length) {
+    clear(box).append(...wanted);
+    return;
+  }
+  drawn.forEach((node, index) => {
+    const next = wanted[index];
+    if (node.isEqualNode(next)) return;
+    if (node.nodeType === Node.ELEMENT_NODE && sameElement(node, next)) redrawChanged(node, next);
+    else node.replaceWith(next);
+  });
+}
+
+function sameElement(node, next) {
+  if (next.nodeType !== Node.ELEMENT_NODE || node.tagName !== next.tagName) return false;
+  if (node.attributes.length !== next.attributes.length) return false;
+  return [...node.attributes].every((attribute) => next.getAttribute(attribute.name) === attribute.value);
 }
 
 export function clear(node) {

@@ -18,6 +18,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from tests.e2e.board import seat_token
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 # CI runs these beside the rest of the suite on two cores: wait longer than Playwright's 5 s.
@@ -267,4 +269,29 @@ def test_a_press_on_the_header_held_while_the_table_is_drawn_again_is_not_lost(p
     """The header (how to play, the seats) is drawn again on every answer too."""
     game = create(page, "open")
     press_across_a_redraw(page, game, "[data-testid=how-to-play]")
+    page.wait_for_url(f"**/#/rules/{KIND}")
+
+
+def test_a_press_on_the_header_held_while_a_move_changes_the_header_is_not_lost(page: Any, server: str) -> None:
+    """A move changes the header around the link pressed (its version, whose turn it is):
+    what changed is drawn again and the link, which reads the same, stays."""
+    game = create(page, "Rex")
+    link = page.locator("[data-testid=how-to-play]")
+    box = link.bounding_box()
+    assert box is not None
+    state = requests.get(f"{server}/v1/games/{game}", timeout=10).json()
+    mover = state["to_act"][0]
+    token = {"Authorization": f"Bearer {seat_token(page, game, mover)}"}
+    legal = requests.get(f"{server}/v1/games/{game}", headers=token, timeout=10).json()["legal_actions"]
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    moved = requests.post(
+        f"{server}/v1/games/{game}/actions",
+        json={"action": legal[0], "expected_version": state["version"]},
+        headers=token,
+        timeout=10,
+    )
+    assert moved.status_code == 200, moved.text
+    expect(page.locator(".title-row")).to_contain_text(f"version {moved.json()['version']}")
+    page.mouse.up()
     page.wait_for_url(f"**/#/rules/{KIND}")
