@@ -222,6 +222,18 @@ export async function kindTitle(key) {
   }
 }
 
+// What a created game's answer hands out once: the seats' tokens and invite codes, kept in
+// this browser. Returns the seat this browser plays (by token, or as the signed-in player).
+export function keepCreated(game, me = currentPlayer()) {
+  let mine = null;
+  for (const s of game.seats) {
+    if (typeof s.invite === "string") keepInvite(game.id, s.seat, s.invite);
+    if (s.token) { keepSeat(game.id, s.seat, s.token, s.name); if (mine === null) mine = s.seat; }
+    if (me && s.player === me.id && mine === null) mine = s.seat;
+  }
+  return mine;
+}
+
 // Invite codes this browser created, per game: {seat: code}. The service shows a code
 // once, in the answer that creates the game.
 const INVITES = "tablestream:invites:";

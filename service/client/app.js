@@ -1,5 +1,5 @@
 // The reference client's entry point: a hash router over the lobby, the table, the
-// replay, the player's account, invites, leaderboards, profiles and tournaments, with the player's
+// replay, the player's account, invites, leaderboards, profiles, tournaments and tutorials, with the player's
 // notifications in the header. It uses only the public REST API and its event streams.
 
 import { currentPlayer } from "./api.js";
@@ -12,6 +12,7 @@ import { showLeaderboard, showProfile } from "./players.js";
 import { startNotices } from "./notify.js";
 import { showRules } from "./rules.js";
 import { showTournament, showTournaments } from "./tournaments.js";
+import { showTutorials, tutorialNote } from "./tutorials.js";
 
 const main = document.getElementById("main");
 let leave = null;
@@ -29,8 +30,10 @@ async function route() {
   box.className = "page";
   clear(main).appendChild(box);
   let left;
-  if (parts[0] === "game" && parts[1]) left = await showTable(box, parts[1], params);
-  else if (parts[0] === "replay" && parts[1]) left = await showReplay(box, parts[1], params);
+  if (parts[0] === "game" && parts[1]) {
+    left = await showTable(box, parts[1], params);
+    tutorialNote(box, parts[1]);
+  } else if (parts[0] === "replay" && parts[1]) left = await showReplay(box, parts[1], params);
   else if (parts[0] === "me") left = await showAccount(box);
   else if (parts[0] === "join" && parts[1]) left = await showJoin(box, parts[1], Number(parts[2]), parts[3] || "");
   else if (parts[0] === "leaderboards") left = await showLeaderboard(box, parts[1] || null);
@@ -38,6 +41,7 @@ async function route() {
   else if (parts[0] === "rules") left = await showRules(box, parts[1] || null);
   else if (parts[0] === "tournaments" && parts[1]) left = await showTournament(box, parts[1]);
   else if (parts[0] === "tournaments") left = await showTournaments(box);
+  else if (parts[0] === "tutorials") left = await showTutorials(box, parts[1] || null);
   else left = await showLobby(box);
   if (mine !== generation) {
     try { if (left) left(); } catch (_) { /* already gone */ }

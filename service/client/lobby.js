@@ -1,11 +1,12 @@
 // The lobby: the kinds and their rules summaries, a form to create a game of any
 // kind (my own, human, open, reserved, invite and bot seats, options, a time control,
-// what becomes of a seat that leaves, unlisted, rated), the player, open games to join, an invite to open, your games; and the
-// page an invite link opens.
+// what becomes of a seat that leaves, unlisted, rated, or a stated position), the player, open games to join, an invite to open, your games,
+// the tutorials; and the page an invite link opens.
 
-import { api, currentPlayer, heldGames, keepInvite, keepSeat, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
+import { api, currentPlayer, heldGames, keepCreated, kindsList, newKey, parseInvite, takeSeat } from "./api.js";
 import { accountPanel, myGamesList, signInForms } from "./account.js";
 import { clear, el, humanize, playerCount, seatLabel, toast } from "./dom.js";
+import { TUTORIALS, keepNote, tutorialsOf } from "./tutorials.js";
 
 const LEVELS = ["random", "greedy", "ismcts"];
 
@@ -147,6 +148,75 @@ function timeControl() {
   };
 }
 
+// Advanced: the options of a stated position, pasted as JSON (or a tutorial's, picked), laid
+// over the options above. Checked here as a JSON object; the service checks the cards, and
+// its refusal is shown under the field.
+function positionField(onPick) {
+  const pick = el("select", { id: "position-pick", "data-testid": "position-pick" });
+  const text = el("textarea", { id: "position", "data-testid": "position-json", rows: 5, spellcheck: "false", autocomplete: "off", placeholder: '{"deck": ["KS", "2H", ...]}', "aria-describedby": "position-help position-error" });
+  const error = el("div", { id: "position-error", class: "position-error error", "data-testid": "position-error", role: "alert", hidden: true });
+  const node = el("details", { class: "position", "data-testid": "position" },
+    el("summary", {}, "Advanced: start from a stated position"),
+    el("p", { id: "position-help", class: "help" }, "The options of a position set up in advance: every card order as given, nothing shuffled, so the game is not a fair deal. Each game's README says how its cards are dealt; the ",
+      el("a", { href: "#/tutorials" }, "tutorials"), " start from positions like these."),
+    el("div", { class: "opt" }, el("label", { for: "position-pick" }, "A tutorial's position"), pick),
+    el("div", { class: "opt" }, el("label", { for: "position" }, "Options of the position (JSON)"), text),
+    error);
+  let kind = null;
+  let picked = null; // the text a tutorial's pick put in the field, until it is edited
+  const showError = (title, lines = []) => {
+    clear(error).append(el("strong", {}, title), ...(lines.length ? [el("ul", {}, lines.map((l) => el("li", {}, l)))] : []));
+    error.hidden = false;
+    text.setAttribute("aria-invalid", "true");
+  };
+  const clearError = () => { clear(error); error.hidden = true; text.removeAttribute("aria-invalid"); };
+  pick.addEventListener("change", () => {
+    const tutorial = TUTORIALS.find((t) => t.id === pick.value);
+    clearError();
+    if (!tutorial) return;
+    text.value = JSON.stringify(tutorial.options, null, 1);
+    picked = text.value;
+    onPick(tutorial);
+  });
+  text.addEventListener("input", () => { clearError(); pick.value = ""; picked = null; });
+  return {
+    node,
+    kind(key) {
+      if (key === kind) return;
+      kind = key;
+      const mine = tutorialsOf(key);
+      clear(pick).append(el("option", { value: "" }, mine.length ? "none: paste your own" : "none for this game"), ...mine.map((t) => el("option", { value: t.id }, t.title)));
+      // Another game's tutorial position would only be refused: it goes with its game.
+      if (picked !== null && text.value === picked) { text.value = ""; picked = null; }
+      clearError();
+    },
+    // The position's options, or null when the field is empty; throws when it is not a JSON object.
+    read() {
+      const raw = text.value.trim();
+      if (!raw) return null;
+      let parsed;
+      try { parsed = JSON.parse(raw); } catch (e) {
+        node.open = true;
+        showError("The position is not valid JSON.", [e.message]);
+        text.focus();
+        throw Object.assign(new Error("The position is not valid JSON."), { shown: true });
+      }
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+        node.open = true;
+        showError("The position must be a JSON object of options, such as {\"deck\": [...]}.");
+        text.focus();
+        throw Object.assign(new Error("The position must be a JSON object of options."), { shown: true });
+      }
+      return parsed;
+    },
+    refused(e) {
+      node.open = true;
+      showError(`Refused by the service: ${e.problem?.title || e.message}.`, [].concat(e.problem?.problems || (e.problem?.detail ? [e.problem.detail] : [])));
+    },
+    clearError,
+  };
+}
+
 function createForm(kinds, onCreated) {
   const player = currentPlayer();
   const kindSelect = el("select", { id: "kind", name: "kind", "data-testid": "kind" }, kinds.map((k) => el("option", { value: k.key }, k.title)));
@@ -162,11 +232,15 @@ function createForm(kinds, onCreated) {
     el("div", { class: "opt opt-check" }, rated, el("label", { for: "rated" }, "Rated"),
       el("small", { class: "help" }, player ? "The result moves the players' ratings: every seat is a player's (me, or open, reserved or by invite), no bots." : "Sign in to play rated games.")));
   const time = timeControl();
+  const position = positionField((tutorial) => {
+    count.value = tutorial.players;
+    layoutSeats();
+  });
   const form = el("form", { class: "panel create", "aria-label": "create a game" },
     el("h3", {}, "New game"),
     el("div", { class: "opt" }, el("label", { for: "kind" }, "Game"), kindSelect), summary,
     el("div", { class: "opt" }, el("label", { for: "players" }, "Players"), count),
-    seatsBox, optsBox, time.node, table,
+    seatsBox, optsBox, time.node, table, position.node,
     el("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create game"));
 
   const current = () => kinds.find((k) => k.key === kindSelect.value);
@@ -184,6 +258,7 @@ function createForm(kinds, onCreated) {
     summary.textContent = `${k.summary} (${playerCount(k.min_players, k.max_players)})`;
     clear(optsBox);
     if (k.options.length) optsBox.appendChild(el("fieldset", {}, el("legend", {}, "Options"), k.options.map(optionField)));
+    position.kind(k.key);
     layoutSeats();
   }
   kindSelect.addEventListener("change", layoutKind);
@@ -193,25 +268,26 @@ function createForm(kinds, onCreated) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const button = form.querySelector("button[type=submit]");
+    let stated = null;
     try {
+      position.clearError();
+      stated = position.read();
       const players = [...seatsBox.querySelectorAll(".seat-row")].map(seatOf);
       const first = players.find((p) => p.name && !p.bot && !p.open);
       if (first) localStorage.setItem("tablestream:name", first.name);
-      const body = { kind: kindSelect.value, players, options: readOptions(form), ...time.read() };
+      const body = { kind: kindSelect.value, players, options: { ...readOptions(form), ...stated }, ...time.read() };
       if (unlisted.checked) body.unlisted = true;
       if (rated.checked) body.rated = true;
       const me = currentPlayer();
       if (players.some((p) => p.me) && !me) throw new Error("Sign in to take a seat as yourself.");
       button.disabled = true;
       const game = await api("/v1/games", { method: "POST", body, token: me?.key, headers: { "Idempotency-Key": newKey() } });
-      let mine = null;
-      for (const s of game.seats) {
-        if (typeof s.invite === "string") keepInvite(game.id, s.seat, s.invite);
-        if (s.token) { keepSeat(game.id, s.seat, s.token, s.name); if (mine === null) mine = s.seat; }
-        if (me && s.player === me.id && mine === null) mine = s.seat;
-      }
+      const mine = keepCreated(game, me);
+      if (stated && !game.fair_deal) keepNote(game.id, "A stated position", "This game was set up from the position you gave: nothing was shuffled, so it is not a fair deal.");
       onCreated(game, mine);
     } catch (e) {
+      if (e.shown) return; // said under the position's field, as an alert
+      if (stated && e.code === "invalid_options") { position.refused(e); return; }
       const more = e.problem?.problems ? `: ${[].concat(e.problem.problems).join("; ")}` : "";
       toast(`${e.message}${more}`, "error");
     } finally {
@@ -230,6 +306,7 @@ function gameItem(g, kinds, extra) {
     el("a", { href: `#/game/${g.id}` }, `${title}`), " ",
     el("span", { class: ["pill", `status-${g.status}`] }, g.status), " ",
     g.rated ? el("span", { class: "pill" }, "rated") : null, " ",
+    g.fair_deal === false ? [el("span", { class: "pill warn", "data-testid": "unfair-pill", title: "Set up from a stated position: the cards were not shuffled" }, "not a fair deal"), " "] : null,
     ENDING_PILLS[g.outcome?.ending] ? [el("span", { class: "pill", "data-testid": "ending-pill" }, ENDING_PILLS[g.outcome.ending]), " "] : null,
     el("small", { class: "muted" }, g.seats.map((s) => seatLabel(s)).join(", ")), " ",
     extra);
@@ -308,7 +385,7 @@ export async function showLobby(root) {
   const account = accountPanel();
   const form = createForm(kinds, (game, seat) => { location.hash = `#/game/${game.id}${seat !== null ? `?seat=${seat}` : ""}`; });
   clear(root).appendChild(el("div", { class: "lobby" },
-    el("div", { class: "lobby-main" }, form, el("section", { class: "panel kinds" }, el("h3", {}, "The games"),
+    el("div", { class: "lobby-main" }, form, tutorialsPanel(kinds), el("section", { class: "panel kinds" }, el("h3", {}, "The games"),
       el("ul", { class: "kind-list" }, kinds.map((k) => el("li", {}, el("h4", {}, k.title, " ", el("small", { class: "muted" }, `${k.key} · ${k.min_players}–${k.max_players} players`)), el("p", {}, k.summary)))))),
     el("div", { class: "lobby-side" }, account.node, mine, seeks, inviteForm(), browser, open, finished,
       el("button", { type: "button", class: "secondary", onclick: () => openGames(open, kinds) }, "Refresh open games"))));
@@ -322,6 +399,17 @@ export async function showLobby(root) {
   const onPlayer = () => window.dispatchEvent(new HashChangeEvent("hashchange"));
   window.addEventListener("tablestream:player", onPlayer, { once: true });
   return () => { leaveMine(); leaveSeeks(); account.leave(); window.removeEventListener("tablestream:player", onPlayer); };
+}
+
+// The tutorials, by game: each a position set up against the bot (tutorials.js).
+function tutorialsPanel(kinds) {
+  return el("section", { class: "panel tutorials-entry", "data-testid": "tutorials-entry" },
+    el("h3", {}, "Tutorials"),
+    el("p", { class: "small" }, "New to a game? Start one from a position set up to show a rule at work, against the bot, with a note of what to try. ",
+      el("a", { href: "#/tutorials", "data-testid": "tutorials-link" }, "All tutorials")),
+    el("ul", { class: "tutorial-kinds" }, kinds.filter((k) => tutorialsOf(k.key).length).map((k) => el("li", {},
+      el("a", { href: `#/tutorials/${encodeURIComponent(k.key)}` }, k.title), " ",
+      el("small", { class: "muted" }, tutorialsOf(k.key).map((t) => t.title).join(" · "))))));
 }
 
 // Quick play: the open seeks of a kind, and a seek of one's own; a worker pairs seeks, and

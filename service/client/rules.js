@@ -102,7 +102,8 @@ export async function showRules(root, kind) {
     el("article", { class: "panel rules", "data-testid": "how-to-play" },
       rules.how_to_play ? markdown(rules.how_to_play) : el("p", { class: "muted" }, "No summary yet."),
       el("p", {}, el("a", { href: "#rulings", onclick: (ev) => { ev.preventDefault(); rulings.open = true; rulings.scrollIntoView(); } }, "Read our rulings"), " · ",
-        el("a", { href: "#/" }, "Play it from the lobby"))),
+        el("a", { href: "#/" }, "Play it from the lobby"), " · ",
+        el("a", { href: `#/tutorials/${encodeURIComponent(kind)}`, "data-testid": "kind-tutorials" }, `Tutorials for ${rules.title}`))),
     rulings);
   return null;
 }
