@@ -18,7 +18,9 @@ from projections.table import Table
 # Format 4: a table carries its lifecycle, clock, timer moves and the seats that left.
 # Format 5: a table counts the turns the timer played in a row, not its moves.
 # Format 6: a table carries a pending draw offer, and each seat its player's account.
-FORMAT = b"6"
+# Format 7: a dragoborne state carries shields_match_banners (rules revision 3): a state
+# pickled without it would fold no further.
+FORMAT = b"7"
 
 # A snapshot of another format is unreadable, so any table replaces it.
 PUT_IF_NEWER_LUA = """
