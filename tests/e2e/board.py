@@ -307,10 +307,33 @@ def assert_log_in_sentences(page: Any, minimum: int = 5) -> list[str]:
     return [line["text"] for line in lines]
 
 
+# Marks the table's board as the window changes size: a board drawn after that is drawn
+# for the new size.
+MARK_ON_RESIZE = """() => { window.e2eResized = false;
+  window.addEventListener('resize', () => {
+    const board = document.querySelector('.board-box .board');
+    if (board) board.dataset.e2eResized = '1';
+    window.e2eResized = true;
+  }, { once: true }); }"""
+RESIZED = "() => window.e2eResized && !document.querySelector('.board-box .board[data-e2e-resized]')"
+
+
+def resize(page: Any, size: dict[str, int]) -> None:
+    """The window at ``size``, once a table on the page has been drawn again for it. The
+    table draws itself anew a moment after the window changes size (table.js): until then
+    its parts keep the places they had (a menu placed for a laptop runs hundreds of pixels
+    off a phone's screen, a map's scroll cue is missing), so a fixed wait after the resize
+    measured the old drawing whenever that moment ran late, as on a loaded machine."""
+    if page.viewport_size == size:
+        return
+    page.evaluate(MARK_ON_RESIZE)
+    page.set_viewport_size(size)
+    page.wait_for_function(RESIZED, timeout=15_000)
+
+
 def overflow_at_phone_width(page: Any, width: int = 390) -> int:
     """How many pixels wider than a phone of ``width`` the page is (0: it fits)."""
-    page.set_viewport_size({"width": width, "height": 844})
-    page.wait_for_timeout(300)
+    resize(page, {"width": width, "height": 844})
     return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
 
 
