@@ -48,7 +48,9 @@ export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }
 
   const bar = items.filter((it) => !it.refs.length);
   if (bar.length) {
-    box.prepend(el("div", { class: "board-bar", role: "toolbar", "aria-label": "moves on the table", "data-testid": "board-bar" },
+    // Beside the hand, in its dock, where the kind draws one: in view on the player's move.
+    const dock = board.querySelector(".hand-dock");
+    (dock || box).prepend(el("div", { class: "board-bar", role: "toolbar", "aria-label": "moves on the table", "data-testid": "board-bar" },
       bar.map((it) => choiceButton(it, busy, onAct))));
   }
 

@@ -684,6 +684,8 @@ export async function showTable(root, gameId, params) {
     showLastMove(before);
     markScrollers(boardBox);
     const items = renderActions(ctx);
+    // The player's move: the hand's dock (with the action bar) sticks to the window's foot.
+    boardBox.classList.toggle("your-move", !!items?.length);
     wireRefs(items);
     // After the board's wiring: a term in a place it made a control is no tab stop.
     markTerms(boardBox);

@@ -91,7 +91,7 @@ def check_faces(page: Any, seen: dict[str, int]) -> None:
 
 def standing(page: Any, clicks: int) -> bool:
     """A table worth a picture: a character on the board and cards in your hand (or late enough)."""
-    in_hand = page.locator(".seat-zone.mine .hand .siege-card").count()
+    in_hand = page.locator(".hand-dock .hand .siege-card").count()
     return clicks >= 30 or (page.locator(".board .character").count() > 0 and in_hand >= 2)
 
 

@@ -1,8 +1,16 @@
 // What every kind shares: generic action labels, the references an action makes
 // (cards, places) so the board can make them clickable, and event summaries.
 
-import { humanize } from "../dom.js";
+import { el, humanize } from "../dom.js";
 import { parseStandard, shortName } from "../cards.js";
+
+// The viewer's own hand, drawn at the foot of the board rather than in its seat: while it
+// is the viewer's move the table keeps it, with the board's action bar (boardplay.js), stuck
+// to the bottom of the window however far the board runs below it, so that what they play
+// from is always in view (kinds/README.md). A kind puts it last in its board.
+export function handDock(...children) {
+  return el("section", { class: "hand-dock", "aria-label": "your hand", "data-testid": "hand-dock" }, ...children);
+}
 
 export function refKey(value) {
   if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number")) return value.join(",");

@@ -8,6 +8,7 @@
 
 import { el, stat } from "../dom.js";
 import { cardBack, die, faceCard, namedTitle } from "../cards.js";
+import { handDock } from "./common.js";
 
 // The words of the table a newcomer meets, in our own words, as the kind's How to play
 // and RULINGS.md have them; terms.js marks them wherever they are read.
@@ -263,8 +264,8 @@ function side(p, view, ctx) {
       top ? el("span", { class: "db-top", title: "top of the discard pile" }, `(${nameOf(ctx, top)} on top)`) : null),
     el("div", { class: "db-forts" }, (p.forts || []).map((f, i) => fortBox(f, i, p, view, ctx))),
     el("div", { class: "db-kit" }, diceRow(p, ctx), resourcesRow(p)),
-    lifted(p, ctx),
-    handZone(p, view, ctx, mine));
+    mine ? null : lifted(p, ctx),
+    mine ? null : handZone(p, view, ctx, false)); // yours is in the hand's dock, at the foot of the board
 }
 
 // Whose turn, the phase, and who must act now and on what, in words.
@@ -479,11 +480,13 @@ export default {
     // the viewer's side at the bottom, the opponent's on top
     const order = you === null || you === undefined ? [...players].reverse() : [...players].sort((a, b) => (a.seat === you) - (b.seat === you));
     const attacker = view.attack ? findCreature(view, view.attack.creature) : null;
+    const own = players.find((p) => ctx.isYou(p.seat));
     return el("div", { class: "board dragoborne" },
       el("div", { class: "db-status" }, statusLines(view, ctx)),
       view.attack && !ctx.over && view.pending?.[0]?.kind !== "block" ? el("div", { class: "attack-banner db-attack", role: "status" },
         `${attacker ? possessed(ctx, attacker.seat, view.attack.creature) : "A creature"} attacks ${whose(ctx, 1 - view.active)} Fort ${view.attack.fort + 1}.`) : null,
-      el("div", { class: "seats db-seats" }, order.map((p) => side(p, view, ctx))));
+      el("div", { class: "seats db-seats" }, order.map((p) => side(p, view, ctx))),
+      own ? handDock(lifted(own, ctx), handZone(own, view, ctx, true)) : null);
   },
   refs,
   label,

@@ -4,6 +4,7 @@
 
 import { el, section, stat, titleCase } from "../dom.js";
 import { faceCard, namedTitle } from "../cards.js";
+import { handDock } from "./common.js";
 
 // The words of the table a newcomer meets, in our own words, as the kind's How to play
 // and RULINGS.md have them; terms.js marks them wherever they are read.
@@ -118,6 +119,16 @@ function table(view, ctx) {
         : el("p", { class: "empty-note" }, "Every dragon has been called.")));
 }
 
+function handBox(p, ctx, mine) {
+  const handCards = p.hand
+    ? p.hand.map((id) => card(ctx, id, { small: !mine, cls: p.fresh_gold === id ? "df-fresh" : null,
+      extra: p.fresh_gold === id ? el("span", { class: "df-badge" }, "drawn this turn") : null }))
+    : Array.from({ length: p.hand_count || 0 }, (_, i) => (p.hand_gold?.[i] ? card(ctx, p.hand_gold[i], { small: true, ref: null }) : cardBack("hidden card", { small: true })));
+  return el("div", { class: "df-hand-box" },
+    el("span", { class: "stat-label" }, mine ? `Your hand (${p.hand_count})` : `Hand (${p.hand_count})`),
+    el("div", { class: ["df-hand", mine && "df-hand-mine"] }, handCards.length ? handCards : el("span", { class: "empty-note" }, "empty")));
+}
+
 function estate(p, view, ctx) {
   const you = viewerSeat(ctx, view);
   const mine = p.seat === you;
@@ -132,10 +143,6 @@ function estate(p, view, ctx) {
   const front = mine && view.step !== "over"
     ? el("div", { class: "df-front", "data-ref": `front:${p.seat}`, "aria-label": "your Front Line: a new card enters here" }, "Front Line")
     : el("div", { class: "df-front df-front-other", "aria-hidden": "true" }, "Front Line");
-  const handCards = p.hand
-    ? p.hand.map((id) => card(ctx, id, { small: !mine, cls: p.fresh_gold === id ? "df-fresh" : null,
-      extra: p.fresh_gold === id ? el("span", { class: "df-badge" }, "drawn this turn") : null }))
-    : Array.from({ length: p.hand_count || 0 }, (_, i) => (p.hand_gold?.[i] ? card(ctx, p.hand_gold[i], { small: true, ref: null }) : cardBack("hidden card", { small: true })));
   const next = PHASE_KEYS[PHASE_KEYS.indexOf(p.phase) + 1] ?? (p.phase ? null : "fallow");
   const nextFace = next ? faceOf(ctx, next) : null;
   const bought = Object.entries(p.purchases || {}).filter(([, n]) => n);
@@ -149,9 +156,7 @@ function estate(p, view, ctx) {
     el("div", { class: "df-line-box" },
       el("span", { class: "stat-label" }, "Estate Line (flag → Front Line)"),
       el("div", { class: "df-line" }, card(ctx, p.flag, { small: true, ref: null, cls: "df-flag" }), line, front)),
-    el("div", { class: "df-hand-box" },
-      el("span", { class: "stat-label" }, mine ? `Your hand (${p.hand_count})` : `Hand (${p.hand_count})`),
-      el("div", { class: ["df-hand", mine && "df-hand-mine"] }, handCards.length ? handCards : el("span", { class: "empty-note" }, "empty"))),
+    ctx.isYou(p.seat) ? null : handBox(p, ctx, mine), // yours is in the hand's dock, at the foot of the board
     p.trophies?.length ? el("div", { class: "df-trophies" }, el("span", { class: "stat-label" }, "Dragons defeated"),
       el("div", { class: "df-row" }, p.trophies.map((id) => card(ctx, id, { small: true, ref: null })))) : null,
     bought.length ? el("div", { class: "row df-bought" }, el("span", { class: "stat-label" }, "Bought"), bought.map(([k, n]) => stat(titleCase(k), n))) : null);
@@ -196,7 +201,8 @@ export default {
       scores(view, ctx),
       mine ? el("div", { class: "df-seats" }, estate(mine, view, ctx)) : null,
       table(view, ctx),
-      el("div", { class: "df-seats" }, others.map((p) => estate(p, view, ctx))));
+      el("div", { class: "df-seats" }, others.map((p) => estate(p, view, ctx))),
+      mine && ctx.isYou(mine.seat) ? handDock(handBox(mine, ctx, true)) : null);
   },
 
   refs(a, ctx) {

@@ -8,6 +8,7 @@
 
 import { el, stat } from "../dom.js";
 import { cardBack, pile, shortName, standardCard } from "../cards.js";
+import { handDock } from "./common.js";
 
 const PHASES = {
   first_draw: "drawing for first player",
@@ -223,6 +224,8 @@ export default {
     const hands = view.hands || [];
     const me = view.seat;
     const ordered = [...hands.filter((h) => h.seat !== me), ...hands.filter((h) => h.seat === me)];
+    // Your seat is your hand, drawn on one line: it goes whole to the hand's dock.
+    const own = hands.find((h) => ctx.isYou(h.seat));
     const goal = view.rounds ? `${plural(view.rounds, "round")} in all` : `first to ${view.target_score} points`;
     const text = prompt(view, ctx);
     return el("div", { class: "board royals" },
@@ -239,9 +242,10 @@ export default {
           drawn.card ? faceUp(drawn.card, ctx, { ref: null }) : hiddenCard("the drawn card")) : null),
       view.round_end ? el("p", { class: "fr-round-end" }, `Round ${view.round} is over because ${reasonWords(view.round_end, ctx)}.`) : null,
       firstDraws(view, ctx),
-      el("div", { class: "fr-seats" }, ordered.map((h) => seatZone(h, view, ctx))),
+      el("div", { class: "fr-seats" }, ordered.filter((h) => h !== own).map((h) => seatZone(h, view, ctx))),
       pointsTable(view, ctx),
-      legend(ctx));
+      legend(ctx),
+      own ? handDock(seatZone(own, view, ctx)) : null);
   },
 
   refs(a, ctx) {

@@ -10,6 +10,7 @@
 import { el, stat } from "../dom.js";
 import { cardBack, longName, parseStandard, pile, shortName, standardCard } from "../cards.js";
 import { markTerms } from "../terms.js";
+import { handDock } from "./common.js";
 
 const faceKey = (id) => String(id).replace(/\.\d+$/, "");
 
@@ -190,12 +191,10 @@ function isCharacterCard(id) {
 
 function seatZone(p, view, ctx) {
   const mine = p.seat === view.you;
-  const shown = Array.isArray(p.hand);
   const acting = (view.to_act || []).includes(p.seat) && view.phase !== "over";
   const won = view.outcome?.winners?.includes(p.seat);
   const graveyard = p.graveyard || [];
   const fallen = graveyard.filter(isCharacterCard);
-  const handLabel = mine ? `Your hand (${p.hand_size})` : `${ctx.name(p.seat)}'s hand (${p.hand_size})`;
   return el("section", {
     class: ["seat-zone", mine && "mine", view.active === p.seat && view.phase !== "over" && "acting", !p.in_game && "out"],
     "aria-label": mine ? "your side of the table" : `${ctx.name(p.seat)}'s side of the table`, "data-seat": p.seat,
@@ -213,14 +212,19 @@ function seatZone(p, view, ctx) {
     pile("Graveyard", graveyard.length, { top: graveyard.length ? standardCard(graveyard.at(-1), { small: true, ref: null }) : null })),
   el("div", { class: "battlefield", "aria-label": "battlefield" },
     (p.battlefield || []).length ? p.battlefield.map((ch) => character(ch, ctx)) : el("span", { class: "empty-note" }, "No characters on the battlefield.")),
-  el("div", { class: "hand" }, el("span", { class: "siege-label" }, handLabel),
-    shown
-      ? (p.hand.length ? el("div", { class: "row cards" }, p.hand.map((id) => handCard(id, ctx))) : el("span", { class: "empty-note" }, "No cards in hand."))
-      : el("div", { class: "row cards" }, Array.from({ length: p.hand_size || 0 }, () => cardBack("hidden card", { small: true })))),
+  ctx.isYou(p.seat) ? null : handZone(p, ctx), // yours is in the hand's dock, at the foot of the board
   fallen.length ? el("div", { class: "fallen" }, el("span", { class: "siege-label" }, "Characters in the Graveyard"),
     el("div", { class: "row cards" }, fallen.map((id) => handCard(id, ctx, { small: true })))) : null,
   graveyard.length ? el("details", { class: "graveyard" }, el("summary", {}, `Graveyard (${graveyard.length})`),
     el("div", { class: "row cards" }, graveyard.map((id) => standardCard(id, { small: true, ref: null })))) : null);
+}
+
+function handZone(p, ctx) {
+  const label = p.seat === ctx.view?.you ? `Your hand (${p.hand_size})` : `${ctx.name(p.seat)}'s hand (${p.hand_size})`;
+  return el("div", { class: "hand" }, el("span", { class: "siege-label" }, label),
+    Array.isArray(p.hand)
+      ? (p.hand.length ? el("div", { class: "row cards" }, p.hand.map((id) => handCard(id, ctx))) : el("span", { class: "empty-note" }, "No cards in hand."))
+      : el("div", { class: "row cards" }, Array.from({ length: p.hand_size || 0 }, () => cardBack("hidden card", { small: true }))));
 }
 
 function shieldWords(ctx, shield) {
@@ -291,10 +295,12 @@ export default {
   render(view, ctx) {
     const players = view.players || [];
     const order = [...players.filter((p) => p.seat !== view.you), ...players.filter((p) => p.seat === view.you)];
+    const own = players.find((p) => ctx.isYou(p.seat));
     return el("div", { class: "board siege" },
       infoBar(view, ctx),
       attackBanner(view, ctx),
-      el("div", { class: "seats" }, order.map((p) => seatZone(p, view, ctx))));
+      el("div", { class: "seats" }, order.map((p) => seatZone(p, view, ctx))),
+      own ? handDock(handZone(own, ctx)) : null);
   },
 
   refs(a) {

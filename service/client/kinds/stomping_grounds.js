@@ -11,6 +11,7 @@
 
 import { el, stat } from "../dom.js";
 import { cardBack, faceCard, namedTitle } from "../cards.js";
+import { handDock } from "./common.js";
 
 // The words of the table a newcomer meets, in our own words, as the kind's How to play
 // and RULINGS.md have them; terms.js marks them wherever they are read.
@@ -183,11 +184,19 @@ function pile(label, count, ref, top, ctx) {
     top ? el("span", { class: "sg-top" }, cardName(top, ctx)) : null);
 }
 
-function seatZone(p, view, ctx) {
+function handZone(p, ctx) {
   const shown = Array.isArray(p.hand);
   const yours = ctx.isYou(p.seat);
-  const ref = (name) => (yours ? `pile:${name}` : null);
   const hand = shown ? p.hand : [];
+  return el("div", { class: "hand" }, el("span", { class: "stat-label" }, yours ? `your hand (${hand.length})` : `hand (${shown ? hand.length : p.hand})`),
+    shown ? (hand.length ? el("div", { class: "row cards" }, hand.map((id) => faceOf(id, ctx, { small: !yours }))) : el("span", { class: "empty-note" }, " empty"))
+      : el("div", { class: "row cards" }, Array.from({ length: Math.min(p.hand || 0, 12) }, () => cardBack("hidden card", { small: true })),
+        (p.revealed_hand || []).length ? el("span", { class: "muted small" }, `seen: ${p.revealed_hand.map((id) => cardName(id, ctx)).join(", ")}`) : null));
+}
+
+function seatZone(p, view, ctx) {
+  const yours = ctx.isYou(p.seat);
+  const ref = (name) => (yours ? `pile:${name}` : null);
   return el("div", { class: ["seat-zone", "sg-seat", yours && "mine", view.active === p.seat && "acting"], style: { "--owner": SEAT_COLOURS[p.seat] } },
     el("h4", {}, el("span", { class: "dragon-token", style: { background: SEAT_COLOURS[p.seat] }, "aria-hidden": "true" }, String(p.seat + 1)),
       ` ${ctx.name(p.seat)}${ctx.isYou(p.seat) ? " (you)" : ""} — ${p.dragon_name}, ${p.deck_key} deck `, stat("cards left", p.remaining)),
@@ -197,10 +206,7 @@ function seatZone(p, view, ctx) {
       pile("junk", (p.junk || []).length, ref("junk"), (p.junk || []).at(-1), ctx),
       pile("burned", (p.burned || []).length, ref("burned"), (p.burned || []).at(-1), ctx),
       p.luck_bonus || p.extra_luck ? stat("luck this turn", `${p.luck_bonus >= 0 ? "+" : ""}${p.luck_bonus}${p.extra_luck ? `, ${plural(p.extra_luck, "extra draw")}` : ""}`) : null),
-    el("div", { class: "hand" }, el("span", { class: "stat-label" }, yours ? `your hand (${hand.length})` : `hand (${shown ? hand.length : p.hand})`),
-      shown ? (hand.length ? el("div", { class: "row cards" }, hand.map((id) => faceOf(id, ctx, { small: !yours }))) : el("span", { class: "empty-note" }, " empty"))
-        : el("div", { class: "row cards" }, Array.from({ length: Math.min(p.hand || 0, 12) }, () => cardBack("hidden card", { small: true })),
-          (p.revealed_hand || []).length ? el("span", { class: "muted small" }, `seen: ${p.revealed_hand.map((id) => cardName(id, ctx)).join(", ")}`) : null)),
+    yours ? null : handZone(p, ctx), // yours is in the hand's dock, at the foot of the board
     (p.hoard || []).length ? el("div", {}, el("span", { class: "stat-label" }, "hoard"),
       el("div", { class: "row cards" }, p.hoard.map((id) => faceOf(id, ctx, { small: true })))) : null);
 }
@@ -242,6 +248,7 @@ const kind = {
     remember(view);
     const owed = owedText(view, ctx);
     const active = view.active !== null && view.active !== undefined;
+    const own = (view.players || []).find((p) => ctx.isYou(p.seat));
     return el("div", { class: "board stomping" },
       el("div", { class: "info-bar" },
         view.round ? stat("round", view.turn_limit ? `${view.round} of ${view.turn_limit}` : String(view.round)) : null,
@@ -252,8 +259,9 @@ const kind = {
       owed ? el("p", { class: "sg-owed", "data-testid": "sg-owed" }, owed) : null,
       view.stack?.length ? el("div", { class: "attack-banner" }, "Waiting to resolve (last first): ", stackText(view, ctx)) : null,
       el("section", { class: "zone" }, el("h3", {}, "The realms"), realmMap(view, ctx)),
-      offers(view, ctx), // below the map: the menu opened by a card does not cover the map
-      el("div", { class: "seats sg-seats" }, (view.players || []).map((p) => seatZone(p, view, ctx))));
+      el("div", { class: "seats sg-seats" }, (view.players || []).map((p) => seatZone(p, view, ctx))),
+      // The cards of your deck you are offered are played from like your hand, beside it.
+      own ? handDock(offers(view, ctx), handZone(own, ctx)) : offers(view, ctx));
   },
 
   refs(a, ctx) {
