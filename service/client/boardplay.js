@@ -10,7 +10,7 @@ import { el } from "./dom.js";
 
 const MENU_MAX = 14;
 const MENU_GAP = 4; // px between the selection and its menu, and from the window's edge
-const MENU_MIN_HEIGHT = 160; // px: below this a menu scrolls the page instead
+const MENU_MIN_HEIGHT = 120; // px: a menu's list is never cut shorter than this to fit
 
 // A part of the board wider than the window scrolls sideways inside it (the page itself
 // stays put); a line above it says so, since a cut-off column gives no sign that more
@@ -38,8 +38,9 @@ export function reachable(items, board) {
 
 const startsWith = (refs, path) => path.length <= refs.length && path.every((r, k) => refs[k] === r);
 
-// `state` lives across drawings ({path: [...]}) ; `onAct(action)` sends one.
-export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }) {
+// `state` lives across drawings ({path: [...]}) ; `onAct(action)` sends one; `apart`: other
+// controls the menu must leave in view (the table's list of actions).
+export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect, apart = [] }) {
   box.querySelector(".board-bar")?.remove();
   box.querySelector(".board-menu")?.remove();
   const items = reachable(rawItems, board);
@@ -118,11 +119,13 @@ export function wireBoard(box, board, rawItems, { state, busy, onAct, onSelect }
   listed.map((it) => choiceButton(it, busy, onAct, "menuitem")),
   further.length ? el("p", { class: "board-menu-note" }, candidates.length > MENU_MAX
     ? `${candidates.length - listed.length} more: pick a highlighted target on the board.` : "Or pick a highlighted target on the board.") : null,
-  anchor?.showFace ? el("button", { type: "button", class: "link board-about", role: "menuitem",
-    onclick: (ev) => { ev.stopPropagation(); anchor.showFace(); } }, `About ${anchor.querySelector(".named-title")?.textContent || "this card"}`) : null,
-  el("button", { type: "button", class: "link board-cancel", role: "menuitem", onclick: cancel }, "Cancel"));
+  // The foot of the menu stays in its box when its list scrolls: Cancel is never out of reach.
+  el("div", { class: "board-menu-foot", role: "none" },
+    anchor?.showFace ? el("button", { type: "button", class: "link board-about", role: "menuitem",
+      onclick: (ev) => { ev.stopPropagation(); anchor.showFace(); } }, `About ${anchor.querySelector(".named-title")?.textContent || "this card"}`) : null,
+    el("button", { type: "button", class: "link board-cancel", role: "menuitem", onclick: cancel }, "Cancel")));
   box.appendChild(menu);
-  place(menu, anchor, box);
+  place(menu, anchor, box, board, apart);
 }
 
 function choiceButton(it, busy, onAct, role = null) {
@@ -132,21 +135,68 @@ function choiceButton(it, busy, onAct, role = null) {
   }, it.label);
 }
 
-// Under the selected element (above it when the window has more room there), kept
-// inside the board's box and, scrolling its own list if it must, inside the window: a
-// menu whose "Cancel" lies below the window's edge leaves a player stuck.
-function place(menu, anchor, box) {
+// Where the menu goes: wholly inside the window, its list scrolling when the window is too
+// short for it, and over none of what answering it takes: the selection, the targets lit
+// for it, the hand's dock with the action bar (stuck to the window's foot on the player's
+// move) and the controls ``apart`` from the board. Of the places tried (beside the
+// selection, and clear of each of those boxes, at each edge of the window), the one
+// covering least of them wins, then the one cut least short, then the nearest the
+// selection. The page itself never scrolls: a menu whose Cancel lies below the window's
+// edge leaves a player stuck, and one that jumps the page away loses what they looked at.
+const COVER = { anchor: 1000, target: 10, dock: 10 }; // the weight of a pixel covered
+const CUT = 0.5; // the weight of a pixel of the menu's list cut off (it scrolls instead)
+const FAR = 20; // the weight of a pixel between the menu and the selection
+
+function place(menu, anchor, box, board, apart) {
   if (!anchor) return;
-  const outer = box.getBoundingClientRect();
+  const root = document.documentElement;
+  const win = { left: MENU_GAP, top: MENU_GAP, right: root.clientWidth - MENU_GAP, bottom: root.clientHeight - MENU_GAP };
   const at = anchor.getBoundingClientRect();
-  const width = Math.min(menu.offsetWidth || 240, outer.width);
-  const left = Math.max(0, Math.min(at.left - outer.left + box.scrollLeft, outer.width - width + box.scrollLeft));
-  menu.style.left = `${left}px`;
-  const below = window.innerHeight - at.bottom - MENU_GAP * 2;
-  const above = at.top - MENU_GAP * 2;
-  const upwards = menu.offsetHeight > below && above > below;
-  menu.style.maxHeight = `${Math.max(MENU_MIN_HEIGHT, upwards ? above : below)}px`;
-  const top = upwards ? at.top - outer.top - menu.offsetHeight - MENU_GAP : at.bottom - outer.top + MENU_GAP;
-  menu.style.top = `${top + box.scrollTop}px`;
-  menu.scrollIntoView({ block: "nearest" }); // when even the larger side is too short
+  const keep = [{ r: at, w: COVER.anchor }];
+  for (const n of board.querySelectorAll("[data-ref].target, [data-ref].selected")) if (n !== anchor) keep.push({ r: n.getBoundingClientRect(), w: COVER.target });
+  for (const n of [...box.querySelectorAll(".hand-dock, .board-bar"), ...apart]) keep.push({ r: n.getBoundingClientRect(), w: COVER.dock });
+  const shown = keep.filter(({ r }) => r.bottom > win.top && r.top < win.bottom && r.right > win.left && r.left < win.right);
+
+  menu.style.maxHeight = "none";
+  const width = Math.min(menu.offsetWidth || 240, win.right - win.left);
+  menu.style.width = `${width}px`;
+  const natural = menu.offsetHeight;
+  const tallest = win.bottom - win.top;
+  // Its whole list if it fits, else the room there is above or below each box to keep clear.
+  const rooms = [at, ...shown.map(({ r }) => r)].flatMap((r) => [r.top - MENU_GAP - win.top, win.bottom - r.bottom - MENU_GAP]);
+  const heights = [...new Set([natural, tallest, ...rooms].map((h) => Math.round(Math.max(Math.min(natural, MENU_MIN_HEIGHT), Math.min(natural, h)))))];
+  const xs = [at.left, at.right - width, at.right + MENU_GAP, at.left - MENU_GAP - width, win.left, win.right - width];
+  const clampX = (x) => Math.max(win.left, Math.min(x, win.right - width));
+
+  let best = null;
+  for (const h of heights) {
+    const tops = [at.bottom + MENU_GAP, at.top - MENU_GAP - h, at.top, win.top, win.bottom - h];
+    for (const { r } of shown) tops.push(r.bottom + MENU_GAP, r.top - MENU_GAP - h);
+    for (const x0 of xs) {
+      const x = clampX(x0);
+      for (const t0 of tops) {
+        const top = Math.max(win.top, Math.min(t0, win.bottom - h));
+        const spot = { left: x, top, right: x + width, bottom: top + h };
+        const covered = shown.reduce((sum, { r, w }) => sum + w * shared(spot, r), 0);
+        const cost = covered + CUT * (natural - h) * width + FAR * distance(spot, at);
+        if (!best || cost < best.cost) best = { cost, spot, h };
+      }
+    }
+  }
+  const outer = box.getBoundingClientRect();
+  menu.style.maxHeight = `${best.h}px`;
+  menu.style.left = `${best.spot.left - outer.left}px`;
+  menu.style.top = `${best.spot.top - outer.top}px`;
+}
+
+// The area two boxes share, in square pixels.
+function shared(a, b) {
+  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+}
+
+// The distance between two boxes, in pixels (0 when they touch or overlap).
+function distance(a, b) {
+  const dx = Math.max(0, a.left - b.right, b.left - a.right);
+  const dy = Math.max(0, a.top - b.bottom, b.top - a.bottom);
+  return Math.hypot(dx, dy);
 }

@@ -455,7 +455,7 @@ export async function showTable(root, gameId, params) {
     const board = boardBox.querySelector(".board");
     if (!board) return;
     wireBoard(boardBox, board, items.map((it) => ({ ...it, refs: it.ordered })), {
-      state: boardState, busy, onAct: act,
+      state: boardState, busy, onAct: act, apart: [actionsBox],
       onSelect: () => { render(); boardBox.querySelector(".board-menu .board-choice")?.focus(); },
     });
   }
