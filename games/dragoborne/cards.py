@@ -161,15 +161,21 @@ revision 1's of the same key, so ``cards.json`` and ``decks.json`` stay what rev
 CARDS_2: dict[str, Card] = CARDS | {raw["key"]: _card(raw) for raw in REVISION_2["cards"]}
 DECKS_2: dict[str, dict[str, Any]] = DECKS | {raw["key"]: raw for raw in REVISION_2["decks"]}
 
+REVISION_4 = _load("revision4.json")
+"""Rules revision 4's changes to the pool (stronger Fort Bursts, for the first player's lead):
+whole entries that replace revision 2's of the same key, so revisions 1 to 3 play as before."""
+CARDS_4: dict[str, Card] = CARDS_2 | {raw["key"]: _card(raw) for raw in REVISION_4["cards"]}
+DECKS_4: dict[str, dict[str, Any]] = DECKS_2 | {raw["key"]: raw for raw in REVISION_4["decks"]}
+
 
 def cards_of(rules: int) -> dict[str, Card]:
     """The card pool of a rules revision (revision 3 plays revision 2's)."""
-    return CARDS if rules < 2 else CARDS_2
+    return CARDS if rules < 2 else CARDS_2 if rules < 4 else CARDS_4
 
 
 def decks_of(rules: int) -> dict[str, dict[str, Any]]:
     """The pre-built decks of a rules revision (revision 3 plays revision 2's)."""
-    return DECKS if rules < 2 else DECKS_2
+    return DECKS if rules < 2 else DECKS_2 if rules < 4 else DECKS_4
 
 
 def instance_id(seat: int, key: str, copy: int) -> str:

@@ -3,7 +3,7 @@ player reads it, built from the card data (``cards.json``, with revision 2's ent
 ``revision2.json``), keyed by the card's key (``emberhound``), which the client computes
 from an instance id (``0-emberhound-2``).
 
-The faces are those of the current rules revision (3, which keeps revision 2's pool): the
+The faces are those of the current rules revision (4, ``revision4.json`` over revision 2's pool): the
 pool a new game plays with. A creature's numbers on the board are the view's own
 (``atk``/``edr`` with boosts)."""
 

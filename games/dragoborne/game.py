@@ -70,13 +70,14 @@ class Dragoborne(GameBase):
             "its owner, as the rulebook says Dragoshields 'are placed in front of forts'.",
         ),
     )
-    rules_revision = 3
+    rules_revision = 4
     """Revision 2: the player chooses the resources and the die that pay a cost,
     a switch only moves creatures between forts that stand, and the pool of
     ``revision2.json``. Revision 3 (revision 2's pool): creatures move and switch
     with no limit a turn, and a Dragoshield goes before any standing fort of its
     owner, one a fort (option ``shields_match_banners``: revision 2's reading).
-    A game of revision 1 or 2 plays exactly as before."""
+    Revision 4 (revision 3's rules): the pool of ``revision4.json``, stronger Fort
+    Bursts for the player behind. A game of revision 1, 2 or 3 plays exactly as before."""
     irreversible_types = frozenset(
         {
             "GameStarted",

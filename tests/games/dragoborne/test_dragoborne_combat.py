@@ -45,7 +45,8 @@ def test_an_unblocked_attack_breaks_one_barrier_into_its_owners_hand() -> None:
     """'If there were no defenders chosen, the attacker deals one damage to the targeted fort,
     regardless of ATK value. When a fort takes damage, take the topmost card on the fort and look at
     it (your opponent does not get to see the destroyed shield).'"""
-    game = _hound_ready(seat1={"barriers": ["gravemoth", "nightmaw-revenant"]})
+    # revision 3: Nightmaw Revenant has no Fort Burst (revision 4 gives every card one)
+    game = _hound_ready(rules=3, seat1={"barriers": ["gravemoth", "nightmaw-revenant"]})
     game.end_turn()
     game.act(0, {"type": "combat"})
     events = game.act(0, {"type": "attack", "creature": "0-emberhound-1", "fort": 0})

@@ -12,7 +12,7 @@ from importlib import resources
 import pytest
 
 from games.dragoborne import GAME
-from games.dragoborne.cards import CARDS_2, DECKS_2, cards_of, key_of
+from games.dragoborne.cards import CARDS_2, CARDS_4, DECKS_2, cards_of, key_of
 from games.play import random_game
 from service.routes.meta import how_to_play
 
@@ -44,14 +44,15 @@ def test_every_card_id_of_a_game_has_a_face_under_the_clients_key(decks: list[st
 
 
 def test_the_faces_are_the_pool_of_the_current_revision_and_nothing_else() -> None:
-    assert GAME.rules_revision == 3
+    assert GAME.rules_revision == 4
     assert set(FACES) == set(cards_of(GAME.rules_revision))
     assert cards_of(3) is CARDS_2, "revision 3 plays revision 2's pool"
+    assert cards_of(4) is CARDS_4, "revision 4 plays revision4.json over revision 2's pool"
 
 
-@pytest.mark.parametrize("key", sorted(CARDS_2))
+@pytest.mark.parametrize("key", sorted(CARDS_4))
 def test_a_faces_numbers_and_text_are_the_card_datas(key: str) -> None:
-    card = CARDS_2[key]
+    card = CARDS_4[key]
     face = FACES[key]
     stats = {s["label"]: s["value"] for s in face["stats"]}  # type: ignore[index, union-attr]
     assert face["colour"] == card.colour
