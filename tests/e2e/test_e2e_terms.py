@@ -101,14 +101,16 @@ def touch_page(browser: Any, server: str) -> Iterator[Any]:
 
 
 def at_rest(page: Any) -> None:
-    """The table is the player's to move and has read its log to the version shown: no
-    answer is on its way to draw it again under a pointer."""
+    """The table is the player's alone to move (no bot still to act, as in dragoborne's
+    mulligan where both seats are) and has read its log to the version shown: no answer is
+    on its way to draw it again under a pointer."""
     assert wait_for_board(page) in ("menu", "board")
     page.wait_for_function(
         """() => { const text = (sel) => document.querySelector(sel)?.textContent || '';
                     const shown = /version (\\d+)/.exec(text('.title-row'));
                     const read = /verified to version (\\d+)/.exec(text('[data-testid=chain]'));
-                    return shown && read && Number(read[1]) >= Number(shown[1]); }""",
+                    const others = document.querySelectorAll('.seat-chip.to-act:not(.me)').length;
+                    return shown && read && Number(read[1]) >= Number(shown[1]) && others === 0; }""",
         timeout=20_000,
     )
 
