@@ -245,7 +245,10 @@ def test_a_game_waiting_for_a_player_may_be_aborted_but_not_resigned(page: Any) 
 
 def press_across_a_redraw(page: Any, game: str, selector: str) -> None:
     """Presses ``selector`` with the pointer down before the table is drawn again and up
-    after: a notice of this game asks the table for its state, and the answer redraws it."""
+    after: a notice of this game asks the table for its state, and the answer redraws it.
+    Pressed once the event stream is live: the pill that says so changes its width as it
+    connects, which moves the header's links from under a pointer held still."""
+    expect(page.locator(".title-row .live-live")).to_be_visible()
     page.locator(".board").evaluate("(board) => { board.dataset.before = 'yes'; }")
     box = page.locator(selector).bounding_box()
     assert box is not None
@@ -276,6 +279,7 @@ def test_a_press_on_the_header_held_while_a_move_changes_the_header_is_not_lost(
     """A move changes the header around the link pressed (its version, whose turn it is):
     what changed is drawn again and the link, which reads the same, stays."""
     game = create(page, "Rex")
+    expect(page.locator(".title-row .live-live")).to_be_visible()  # the links no longer move
     link = page.locator("[data-testid=how-to-play]")
     box = link.bounding_box()
     assert box is not None
