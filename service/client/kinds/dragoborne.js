@@ -16,9 +16,9 @@ const TERMS = [
   { term: "Fort", forms: ["forts?"], text: "Each player holds three, each with face-down barriers. An attack nobody meets breaks one; a fort with none left falls, and a player with no fort standing at the end of a turn loses." },
   { term: "Barrier", forms: ["barriers?"], text: "A face-down card on a fort that not even its owner has seen. When an attack breaks it, its owner looks at it and either fires its Fort Burst or takes it into hand." },
   { term: "Fort Burst", forms: ["fort bursts?"], text: "What a barrier card does when it is broken, if its owner fires it instead of taking the card into hand." },
-  { term: "Banner", forms: ["banners?"], text: "One stands behind each fort and gives it its colour, which decides the Dragoshields it takes. Banners also lie among your resources and pay costs." },
+  { term: "Banner", forms: ["banners?"], text: "One stands behind each fort and gives it its colour. Banners also lie among your resources and pay costs." },
   { term: "Resource", forms: ["resources?"], text: "Cards in your resource area pay costs by resting: a cost of 3 rests three of them, at least one of the card's colour. They stand again at the start of your turn." },
-  { term: "Dragoshield", forms: ["dragoshields?", "shield"], text: "A die set before a fort whose banner has its colour. Until your next roll it meets every attack on that fort, with ATK 0 and EDR equal to the die's value." },
+  { term: "Dragoshield", forms: ["dragoshields?", "shield"], text: "A die set before one of your standing forts, one a fort. Until your next roll it meets every attack on that fort, with ATK 0 and EDR equal to the die's value." },
   { term: "Dragocross", forms: ["dragocross(?:es|ed)?", "cross"], text: "A die put on one of your creatures until your next roll: +1 ATK and +1 EDR, and more when the card lists a bonus for that colour and value." },
   { term: "Dice", forms: ["dice", "die"], text: "You roll your three dice at the start of each turn. Each may do one job until the next roll: a Dragoshield, a Dragocross, or paying a cost (a white die cost takes any colour)." },
   { term: "ATK", text: "The damage a creature deals in a fight: it comes off the other side's EDR until the end of the turn." },
@@ -36,7 +36,7 @@ const TERMS = [
   { term: "Main phase", text: "The middle of your turn: summon creatures, cast spells, give dice a job, use [ACT] abilities and move or switch creatures, in any order." },
   { term: "Combat", text: "The end of your turn's play: rest a standing creature of yours to attack an enemy fort, as often as you have standing creatures, then end the turn." },
   { term: "Resource step", text: "At the start of your turn, after the draw: you may put the top card of your deck among your resources. The first player skips it on the first turn." },
-  { term: "Switch", forms: ["switch(?:es)?"], text: "Two of your creatures on different standing forts trade places. Like a move, it is allowed once per creature per turn." },
+  { term: "Switch", forms: ["switch(?:es)?"], text: "Two of your creatures on different standing forts trade places. You may move and switch as often as you like in your main phase." },
 ];
 
 const keyOf = (id) => String(id).replace(/^\d+-/, "").replace(/-\d+$/, "");
