@@ -7,45 +7,23 @@ into tools/spec/node_modules (kept between runs while the lock file is unchanged
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.api.npmtools import QUIET, installed
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools" / "spec"
 SPEC = ROOT / "openapi.yaml"
-QUIET = {**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true", "NO_COLOR": "1"}
-
-
-def _installed() -> bool:
-    """npm ci records what it installed in node_modules/.package-lock.json: current when
-    it is newer than the lock file it came from."""
-    record = TOOLS / "node_modules" / ".package-lock.json"
-    return record.exists() and record.stat().st_mtime >= (TOOLS / "package-lock.json").stat().st_mtime
 
 
 @pytest.fixture(scope="module")
 def linters() -> Iterator[Path]:
-    npm = shutil.which("npm")
-    assert npm is not None, "the spec linters need Node's npm (apt-get install npm)"
-    with (TOOLS / ".install.lock").open("w") as lock:  # parallel workers install once
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _installed():
-            subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund"],
-                cwd=TOOLS,
-                env=QUIET,
-                check=True,
-                capture_output=True,
-                timeout=600,
-            )
-    yield TOOLS / "node_modules" / ".bin"
+    yield installed(TOOLS, "the spec linters") / ".bin"
 
 
 def test_redocly_recommended_finds_nothing(linters: Path) -> None:

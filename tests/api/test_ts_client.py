@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from games.registry import all_games
+from tests.api.npmtools import installed
 from tests.served import serving
 
 pytestmark = pytest.mark.slow
@@ -72,29 +73,9 @@ export function rounds(game: Schemas["Game"]): number | null {
 """
 
 
-def _installed() -> bool:
-    """npm ci records what it installed in node_modules/.package-lock.json: current when
-    it is newer than the lock file it came from."""
-    record = TOOLS / "node_modules" / ".package-lock.json"
-    return record.exists() and record.stat().st_mtime >= (TOOLS / "package-lock.json").stat().st_mtime
-
-
 @pytest.fixture(scope="module")
 def tools() -> Path:
-    npm = shutil.which("npm")
-    assert npm is not None, "the TypeScript client needs Node's npm (apt-get install npm)"
-    with (TOOLS / ".install.lock").open("w") as lock:  # parallel workers install once
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _installed():
-            subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund"],
-                cwd=TOOLS,
-                env=QUIET,
-                check=True,
-                capture_output=True,
-                timeout=600,
-            )
-    return TOOLS / "node_modules"
+    return installed(TOOLS, "the TypeScript client")
 
 
 @pytest.fixture(scope="module")
