@@ -106,7 +106,9 @@ def _option_schema(option: Option) -> dict[str, Any]:
     if option.maximum is not None:
         schema["maximum"] = option.maximum
     if option.type == "array":
-        schema["items"] = {}
+        # Every list option names cards or decks, or holds lists of them (one a seat or a
+        # shuffle); saying so spares generators arbitrary JSON for each item.
+        schema["items"] = {"type": ["string", "array"], "items": {"type": "string"}}
     if option.type == "object":
         schema["additionalProperties"] = True
     # The default is said, not declared: client generators make a field with a default
