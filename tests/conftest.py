@@ -166,8 +166,33 @@ def _weight(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The heaviest tests first, then the other slow ones, each group otherwise in file
-    order, so that under the README's ``-n 4 --dist worksteal`` the longest start at
-    once and the run does not end with one worker busy on a long test while the others have
-    nothing left (``tests/tooling/test_suite_order.py`` checks that each entry of
-    ``HEAVIEST`` still names a test)."""
+    order, so that the longest start at once and the run does not end with one worker busy
+    on a long test while the others have nothing left (``tests/tooling/test_suite_order.py``
+    checks that each entry of ``HEAVIEST`` still names a test).
+
+    Under xdist, dealt per worker: ``--dist worksteal`` first gives each worker one
+    contiguous share of the list, in order, and a worker with nothing left takes from the
+    end of another's share. Heaviest-first alone would give the first worker every heavy
+    test, to run one after another. So each share starts with every ``n``-th heavy test
+    (in their order, as cards are dealt) and goes on with the rest in order."""
     items.sort(key=_weight)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = dealt(items, workers, sum(1 for item in items if _weight(item) < len(HEAVIEST)))
+
+
+def dealt(items: list[Any], workers: int, heavy: int) -> list[Any]:
+    """``items`` (its first ``heavy`` the heaviest, in order) reordered so that each of
+    the ``workers`` contiguous shares worksteal hands out (sizes as it computes them: what
+    is left, divided by the workers left) starts with its turn of the heavy ones."""
+    first, rest = items[:heavy], items[heavy:]
+    order: list[Any] = []
+    left = len(items)
+    for worker in range(workers):
+        size = left // (workers - worker)
+        left -= size
+        own = first[worker::workers]
+        take = max(0, size - len(own))
+        order += own + rest[:take]
+        rest = rest[take:]
+    return order + rest

@@ -14,10 +14,13 @@ from tests.conftest import HEAVIEST
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def collected(*args: str) -> list[str]:
+def collected(*args: str, workers: int = 1) -> list[str]:
     # Collecting needs no Redis; without REDIS_URL the run also skips its check for keys
     # left behind, which would judge the keys the parallel suite's other tests hold meanwhile.
-    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
+    # Collected as one of ``workers`` xdist workers would (a worker learns their number so).
+    env = {name: value for name, value in os.environ.items() if name not in ("REDIS_URL", "PYTEST_XDIST_WORKER_COUNT")}
+    if workers > 1:
+        env["PYTEST_XDIST_WORKER_COUNT"] = str(workers)
     answer = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
         cwd=ROOT,
@@ -42,6 +45,30 @@ def test_each_heavy_entry_names_a_test_and_they_come_first_in_their_order() -> N
         assert rank in ranks, f"HEAVIEST names {start}, which is no test"
     assert ranks == sorted(ranks), "the heaviest tests do not start first, in their order"
     assert nodes[-1].startswith("tests/tooling/test_suite_order.py::"), "a light test moved ahead"
+
+
+def rank_of(node: str) -> int:
+    return next((r for r, start in enumerate(HEAVIEST) if node.startswith(start)), len(HEAVIEST))
+
+
+def test_under_four_workers_each_share_starts_with_its_turn_of_the_heavy_tests() -> None:
+    """worksteal hands each worker one contiguous share of the collected list (what is left,
+    divided by the workers left); each share must begin with a quarter of the heavy tests,
+    dealt in their order, so that no worker starts with all of them."""
+    files = sorted({start.split("::")[0] for start in HEAVIEST})
+    nodes = collected(*files, "tests/tooling/test_suite_order.py", workers=4)
+    alone = collected(*files, "tests/tooling/test_suite_order.py")
+    assert sorted(nodes) == sorted(alone), "dealing lost or added a test"
+    heavy = [node for node in alone if rank_of(node) < len(HEAVIEST)]
+    shares, left = [], nodes
+    for worker in range(4):
+        size = len(left) // (4 - worker)
+        shares.append(left[:size])
+        left = left[size:]
+    for worker, share in enumerate(shares):
+        own = heavy[worker::4]
+        assert share[: len(own)] == own, f"share {worker} does not start with its turn of the heavy tests"
+        assert all(rank_of(node) == len(HEAVIEST) for node in share[len(own) :]), f"share {worker}: a heavy test late"
 
 
 def test_the_timing_checks_run_alone() -> None:
