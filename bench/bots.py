@@ -207,22 +207,30 @@ def fingerprint(
     digest = hashlib.sha256(f"{kind}|{challenger}|{opponent}".encode())
     if "ismcts" in (challenger, opponent):
         digest.update(f"|{seconds!r}|{sorted(options)!r}".encode())
+    digest_sources(digest.update, kind, (players_of, bot, finish_share, play_match))
+    return digest.hexdigest()[:16]
+
+
+def digest_sources(update: Callable[[bytes], object], kind: str, functions: tuple[Callable[..., object], ...]) -> None:
+    """Feed to ``update`` (a digest's) the sources that decide a game of ``kind`` between bots: the shared
+    game and bot modules, the kind's package (code and card data), then ``functions``, the
+    bench's own code that plays it."""
     package = Path(inspect.getfile(type(registry.all_games()[kind]))).parent
     files = [GAMES_DIR / name for name in SHARED_SOURCES]
     files += sorted(path for path in package.iterdir() if path.suffix in {".py", ".json"})
     for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    for function in (players_of, bot, finish_share, play_match):
-        digest.update(inspect.getsource(function).encode())
-    return digest.hexdigest()[:16]
+        update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for function in functions:
+        update(inspect.getsource(function).encode())
 
 
-def read_ledger() -> list[dict[str, object]]:
+def read_ledger(path: Path | None = None) -> list[dict[str, object]]:
     """The ledger's complete lines (a line still being written, without its newline yet,
-    is left for the next read)."""
-    if not LEDGER.exists():
+    is left for the next read); ``path``, another ledger of the same shape."""
+    path = path or LEDGER
+    if not path.exists():
         return []
-    return _records(LEDGER.read_text())
+    return _records(path.read_text())
 
 
 def _records(text: str) -> list[dict[str, object]]:
@@ -243,18 +251,24 @@ def ledger_results(kind: str, pairing: str, print_: str) -> dict[int, Result]:
 def record_game(result: Result, match: Match, print_: str) -> None:
     """Append one finished game to the ledger, in one write, under the ledger's lock (so
     that a prune never drops it)."""
-    with LEDGER.open("a") as ledger:
+    append_record(result.record(match, print_))
+
+
+def append_record(record: dict[str, object], path: Path | None = None) -> None:
+    """Append one line to the ledger (or the ledger at ``path``), in one write, under its lock."""
+    with (path or LEDGER).open("a") as ledger:
         fcntl.flock(ledger, fcntl.LOCK_EX)
-        ledger.write(json.dumps(result.record(match, print_), separators=(",", ":")) + "\n")
+        ledger.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
-def prune_ledger(current: set[str]) -> int:
+def prune_ledger(current: set[str], path: Path | None = None) -> int:
     """Drop the ledger's lines whose fingerprint no pairing has any more, in place under
     the ledger's lock (a run adding games meanwhile waits, then appends after); returns
-    how many."""
-    if not LEDGER.exists():
+    how many. ``path``: another ledger of the same shape."""
+    path = path or LEDGER
+    if not path.exists():
         return 0
-    with LEDGER.open("r+") as ledger:
+    with path.open("r+") as ledger:
         fcntl.flock(ledger, fcntl.LOCK_EX)
         records = _records(ledger.read())
         kept = [record for record in records if record["fingerprint"] in current]
