@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import Rule
 
 from core.config import Config
 from core.errors import Code, CommandError, log_damaged
@@ -51,10 +54,34 @@ def _check_query(rule: str) -> None:
         )
 
 
+class Route(Rule):
+    """A URL rule whose two URL builders (functions werkzeug writes and compiles for every
+    rule of every app) are made once per process for each rule and reused by the next app.
+    A server makes one app; the test suite makes one a test, a thousand or more, and each
+    compiled its 77 routes' builders again: 85% of the 70 ms an app took.
+
+    A builder reads the rule's converters through the rule it is bound to, so the function
+    depends only on the rule's text, its parsed parts and its defaults; a rule whose defaults
+    fill one of its variables (folded in through a converter) is not shared."""
+
+    _builders: ClassVar[dict[tuple[Any, ...], Callable[..., tuple[str, str]]]] = {}
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        defaults = self.defaults or {}
+        if any(dynamic and name in defaults for dynamic, name in self._trace):
+            return super()._compile_builder(append_unknown)
+        key = (self.rule, tuple(self._trace), tuple(sorted(defaults)), append_unknown)
+        builder = self._builders.get(key)
+        if builder is None:
+            builder = self._builders.setdefault(key, super()._compile_builder(append_unknown))
+        return builder
+
+
 def create_app(config: Config | None = None, platform: Platform | None = None) -> Flask:
     config = config or (platform.config if platform else Config.from_env())
     platform = platform or Platform.from_config(config)
     app = Flask(__name__, static_folder=None)
+    app.url_rule_class = Route
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.extensions["tablestream"] = platform
 
