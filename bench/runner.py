@@ -100,6 +100,12 @@ def _analysis(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[R
     return analysis.run(quick)
 
 
+def _balance(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
+    from bench import balance
+
+    return balance.rows(quick)
+
+
 def _ledger(quick: bool, url: str, prefix: str, client: redis.Redis) -> list[Row]:
     from bench import ledger
 
@@ -119,6 +125,7 @@ SECTIONS: dict[str, Section] = {
     "streams": _streams,
     "ledger": _ledger,
     "analysis": _analysis,
+    "balance": _balance,
 }
 
 
