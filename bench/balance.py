@@ -431,9 +431,9 @@ def first_seat(grouped: list[tuple[Table, list[Result]]]) -> tuple[FirstSeat, li
     flags: list[str] = []
     won, games, worst, worst_rate = 0.0, 0, "", 0.0
     for table, results in grouped:
-        done = [r for r in results if r.finished and r.first is not None and table.players == 2]
         if not table.decks or table.players != 2:
             continue
+        done = [r for r in results if r.finished and r.first is not None]
         table_won = sum(credit(r, r.first) for r in done if r.first is not None)
         decks = {
             deck: sum(credit(r, seat) for r in done for seat, d in enumerate(r.decks) if d == deck)
