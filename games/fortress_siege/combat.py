@@ -38,10 +38,13 @@ def _can_attack(character: Character) -> bool:
 
 def legal_attacks(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
+    armed = [character for character in state.players[seat].battlefield if _can_attack(character)]
+    if not armed:
+        return actions
     opponents = [other for other in state.in_game if other != seat]
     declared = {attack.attacker for attack in state.charge}
-    for character in state.players[seat].battlefield:
-        if not _can_attack(character) or character.card in declared:
+    for character in armed:
+        if character.card in declared:
             continue
         reach = FACTS[character.card].attacks
         if FORTRESS in reach:

@@ -14,10 +14,11 @@ from games.fortress_siege.cards import MOVES_PER_TURN
 from games.fortress_siege.state import Attack, Character, Player, State
 
 
-def _put(state: State, seat: int, player: Player) -> State:
+def _put(state: State, seat: int, player: Player, **changes: Any) -> State:
+    """``player`` in ``seat``'s place, with any other ``changes`` to the state in the same copy."""
     players = list(state.players)
     players[seat] = player
-    return replace(state, players=tuple(players))
+    return replace(state, players=tuple(players), **changes)
 
 
 def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
@@ -32,8 +33,9 @@ def _change_character(player: Player, card: str, change: Callable[[Character], C
     )
 
 
-def _spend(state: State) -> State:
-    return replace(state, moves_left=state.moves_left - 1)
+def _put_spent(state: State, seat: int, player: Player) -> State:
+    """``player`` in ``seat``'s place, and a move spent."""
+    return _put(state, seat, player, moves_left=state.moves_left - 1)
 
 
 def _started(_: Any, event: GameEvent) -> State:
@@ -56,14 +58,14 @@ def _drawn(state: State, event: GameEvent) -> State:
     seat = event.data["seat"]
     player = state.players[seat]
     player = replace(player, fortress=player.fortress[1:], hand=player.hand + (event.data["card"],))
-    return _spend(_put(state, seat, player))
+    return _put_spent(state, seat, player)
 
 
 def _deployed(state: State, event: GameEvent) -> State:
     seat, card = event.data["seat"], event.data["card"]
     player = state.players[seat]
     player = replace(player, hand=_without(player.hand, [card]), battlefield=player.battlefield + (Character(card),))
-    return _spend(_put(state, seat, player))
+    return _put_spent(state, seat, player)
 
 
 def _fitted(slot: str) -> Evolver:
@@ -74,7 +76,7 @@ def _fitted(slot: str) -> Evolver:
         player = state.players[seat]
         player = replace(player, hand=_without(player.hand, [card]))
         player = _change_character(player, event.data["character"], lambda c: replace(c, **{slot: card}))
-        return _spend(_put(state, seat, player))
+        return _put_spent(state, seat, player)
 
     return fit
 
@@ -83,22 +85,26 @@ def _discarded(state: State, event: GameEvent) -> State:
     seat, card = event.data["seat"], event.data["card"]
     player = state.players[seat]
     player = replace(player, hand=_without(player.hand, [card]), graveyard=player.graveyard + (card,))
-    return _spend(_put(state, seat, player))
+    return _put_spent(state, seat, player)
 
 
 def _dismissed(state: State, event: GameEvent) -> State:
-    return _spend(_slain(state, event))
+    return _put_spent(state, event.data["seat"], _without_character(state, event))
 
 
 def _slain(state: State, event: GameEvent) -> State:
+    return _put(state, event.data["seat"], _without_character(state, event))
+
+
+def _without_character(state: State, event: GameEvent) -> Player:
+    """The player whose character left the battlefield, its cards in the Graveyard."""
     seat, card = event.data["seat"], event.data["character"]
     player = state.players[seat]
-    player = replace(
+    return replace(
         player,
         battlefield=tuple(c for c in player.battlefield if c.card != card),
         graveyard=player.graveyard + tuple(event.data["cards"]),
     )
-    return _put(state, seat, player)
 
 
 def _wounded(state: State, event: GameEvent) -> State:
@@ -114,7 +120,7 @@ def _direct_action(state: State, event: GameEvent) -> State:
     seat, card = event.data["seat"], event.data["card"]
     player = state.players[seat]
     player = replace(player, hand=_without(player.hand, [card]), graveyard=player.graveyard + (card,))
-    return _spend(_put(state, seat, player))
+    return _put_spent(state, seat, player)
 
 
 def _barrage(state: State, event: GameEvent) -> State:
@@ -152,8 +158,8 @@ def _attack_declared(state: State, event: GameEvent) -> State:
     if data.get("joins"):
         return replace(state, charge=state.charge + (attack,))
     if data.get("declaring"):
-        return _spend(replace(state, charge=(attack,)))
-    return _spend(replace(state, attack=attack))
+        return replace(state, charge=(attack,), moves_left=state.moves_left - 1)
+    return replace(state, attack=attack, moves_left=state.moves_left - 1)
 
 
 def _attackers_declared(state: State, _: GameEvent) -> State:

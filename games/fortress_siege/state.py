@@ -89,7 +89,15 @@ class State:
 
     @property
     def over(self) -> bool:
-        return sum(1 for player in self.players if player.in_game) <= 1
+        """At most one player is still in the game. Asked several times a move (who acts,
+        is it over, does the turn pass), so it stops at the second player standing."""
+        standing = 0
+        for player in self.players:
+            if player.in_game:
+                if standing:
+                    return False
+                standing = 1
+        return True
 
 
 def owner_of_character(state: State, card: str) -> int | None:

@@ -79,37 +79,44 @@ def legal_turn_moves(state: State, seat: int) -> list[Action]:
     """Every move but an attack (``combat.legal_attacks`` lists those)."""
     player = state.players[seat]
     hand = player.hand
+    kinds = [FACTS[card].kind for card in hand]
     actions: list[Action] = []
     if len(hand) < HAND_LIMIT and player.fortress:
         actions.append({"type": "draw"})
-    numbers = [card for card in hand if FACTS[card].kind == NUMBER]
-    for card in hand:
-        if FACTS[card].kind == CHARACTER:
-            actions.append({"type": "deploy", "card": card})
+    numbers = [card for card, kind in zip(hand, kinds, strict=True) if kind == NUMBER]
+    actions += [{"type": "deploy", "card": card} for card, kind in zip(hand, kinds, strict=True) if kind == CHARACTER]
     for character in player.battlefield:
         if character.armor is None:
             actions += [{"type": "armor", "card": card, "character": character.card} for card in numbers]
         elif character.weapon is None:
             actions += [{"type": "equip", "card": card, "character": character.card} for card in numbers]
+    if BARRAGE in kinds or ANGEL in kinds:
+        actions += _direct_actions(state, hand, kinds)
+    actions += [{"type": "discard", "card": card} for card in hand]
+    actions += [{"type": "discard_character", "character": c.card} for c in player.battlefield]
+    return actions
+
+
+def _direct_actions(state: State, hand: tuple[str, ...], kinds: list[str]) -> list[Action]:
+    """The Barrages and Angels ``hand`` may play (``kinds``: each card's kind), in hand order."""
+    actions: list[Action] = []
     targets_alive = state.in_game
-    for card in hand:
-        kind = FACTS[card].kind
+    revived: list[tuple[int, str]] | None = None
+    for card, kind in zip(hand, kinds, strict=True):
         if kind == BARRAGE:
             actions += [{"type": "barrage", "card": card, "fortress": target} for target in targets_alive]
         elif kind == ANGEL:
             angels = angel_kinds(state, card)
             if "life" in angels:
-                actions += [
-                    {"type": "angel_of_life", "card": card, "character": character} for _, character in revivable(state)
-                ]
+                if revived is None:
+                    revived = revivable(state)
+                actions += [{"type": "angel_of_life", "card": card, "character": character} for _, character in revived]
             if "death" in angels:
                 actions += [
                     {"type": "angel_of_death", "card": card, "character": character.card}
                     for target in targets_alive
                     for character in state.players[target].battlefield
                 ]
-    actions += [{"type": "discard", "card": card} for card in hand]
-    actions += [{"type": "discard_character", "character": c.card} for c in player.battlefield]
     return actions
 
 

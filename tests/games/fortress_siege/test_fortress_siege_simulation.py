@@ -103,7 +103,7 @@ def play_checked(players: int, seed: int, winds_of_fate: bool, illegal_every: in
             moves = 0
         if turn % 9 == 0 or "PlayerDefeated" in kinds:
             check_conservation(play.state, winds_of_fate, all_cards)
-        assert max(len(player.hand) for player in play.state.players) <= 5
+        assert max([len(player.hand) for player in play.state.players]) <= 5
     raise AssertionError(f"game {seed} did not end within {MAX_ACTIONS} actions")
 
 
