@@ -4,25 +4,26 @@ the legal targets of an effect (rulebook, "Paying costs", "Targets")."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.dragoborne.cards import (
     WHITE,
-    Ability,
-    Card,
     card_of,
 )
 from games.dragoborne.state import Pending, Side, State, remaining_edr
 
 
+@cache
 def resource_colour(card_id: str) -> str:
     """A resource pays as its card's colour; cards and banners are printed alike in every revision."""
     return card_of(card_id, 1).colour
 
 
-def _standing(side: Side) -> list[str]:
-    return [r for r in side.resources if r not in side.rested]
+def standing_resources(side: Side) -> tuple[str, ...]:
+    """The resources of ``side`` that stand, in the order they were placed."""
+    rested = side.rested
+    return tuple(r for r in side.resources if r not in rested)
 
 
 def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
@@ -32,12 +33,13 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
     Revision 1 only: the engine chose, and its choice could leave a later card unpayable
     that another choice would have paid; revision 2 lets the player choose
     (``payments``)."""
-    paid = _payment(tuple(_standing(side)), colour, cost)
+    paid = engine_payment(standing_resources(side), colour, cost)
     return None if paid is None else list(paid)
 
 
-@lru_cache(maxsize=4096)
-def _payment(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[str, ...] | None:
+@lru_cache(maxsize=16384)
+def engine_payment(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[str, ...] | None:
+    """``payment`` for the standing resources ``standing``, in their order."""
     if len(standing) < cost:
         return None
     if cost == 0:
@@ -59,16 +61,33 @@ def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:
     pay alike, so payments that rest the same colours leave the same resources payable and
     are offered once; payments that rest different colours leave different ones, and each
     is offered. The engine's revision-1 choice comes first. Empty when nothing pays."""
-    return [list(paid) for paid in _payments(tuple(_standing(side)), colour, cost)]
+    return [list(paid) for paid in standing_payments(standing_resources(side), colour, cost)]
 
 
-@lru_cache(maxsize=4096)
-def _payments(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[tuple[str, ...], ...]:
+@lru_cache(maxsize=16384)
+def standing_payments(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[tuple[str, ...], ...]:
     """``payments`` for the standing resources ``standing``, in their order (which the
     engine's choice depends on): the same few hands of resources come up again and again,
     turn after turn and card after card, so each is worked out once."""
-    counts = Counter(resource_colour(r) for r in standing)
-    colours = sorted(counts)
+    found = _colour_payments(_colour_counts(standing), colour, cost)
+    engine = engine_payment(standing, colour, cost)
+    if engine is not None:
+        first = tuple(sorted(resource_colour(r) for r in engine))
+        found = tuple(sorted(found, key=lambda paid: paid != first))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _colour_counts(standing: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """How many standing resources of each colour, by colour."""
+    return tuple(sorted(Counter(resource_colour(r) for r in standing).items()))
+
+
+@lru_cache(maxsize=4096)
+def _colour_payments(counts: tuple[tuple[str, int], ...], colour: str | None, cost: int) -> tuple[tuple[str, ...], ...]:
+    """Every multiset of colours, as a sorted tuple, that ``counts`` can rest for ``cost``
+    with at least one of ``colour``: it depends on the colours alone, and far fewer mixes of
+    colours come up than hands of resources."""
     found: list[tuple[str, ...]] = []
 
     def extend(index: int, left: int, chosen: tuple[str, ...]) -> None:
@@ -76,27 +95,23 @@ def _payments(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple
             if colour is None or colour in chosen:
                 found.append(chosen)
             return
-        if index == len(colours):
+        if index == len(counts):
             return
-        here = colours[index]
-        for taken in range(min(counts[here], left), -1, -1):
+        here, held = counts[index]
+        for taken in range(min(held, left), -1, -1):
             extend(index + 1, left - taken, chosen + (here,) * taken)
 
     extend(0, cost, ())
-    engine = _payment(standing, colour, cost)
-    if engine is not None:
-        first = tuple(sorted(resource_colour(r) for r in engine))
-        found.sort(key=lambda paid: paid != first)
     return tuple(found)
 
 
 def resources_for(side: Side, colours: list[str]) -> list[str]:
     """The standing resources a payment named by colour rests: of each colour, the most
     recently placed first (which of two alike pays changes nothing)."""
-    standing = _standing(side)
+    up = standing_resources(side)
     paid: list[str] = []
     for colour in colours:
-        paid.append(next(r for r in reversed(standing) if resource_colour(r) == colour and r not in paid))
+        paid.append(next(r for r in reversed(up) if resource_colour(r) == colour and r not in paid))
     return paid
 
 
@@ -127,15 +142,6 @@ def die_for(side: Side, colour: str) -> int | None:
     return best
 
 
-def ability_payable(side: Side, creature_id: str, ability: Ability) -> bool:
-    creature = side.creature(creature_id)
-    if creature is None or (ability.rest_cost and creature.rested):
-        return False
-    if ability.resource_cost and payment(side, None, ability.resource_cost) is None:
-        return False
-    return not (ability.die_cost and die_for(side, ability.die_cost) is None)
-
-
 def choices(state: State, seat: int, op: str, max_edr: int = 0) -> list[Any]:
     """Legal targets of an effect ``op`` controlled by ``seat``."""
     own = state.sides[seat]
@@ -158,7 +164,3 @@ def choices(state: State, seat: int, op: str, max_edr: int = 0) -> list[Any]:
 def item_choices(state: State, item: Pending) -> list[Any]:
     effect = item.effect(state.rules)
     return choices(state, item.seat, effect.op, effect.max_edr)
-
-
-def has_targets(state: State, seat: int, card: Card, effects: Any) -> bool:
-    return all(not e.targeted or choices(state, seat, e.op, e.max_edr) for e in effects)

@@ -5,6 +5,7 @@ Dragocross, abilities, moving and switching creatures, and the end of a turn."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -13,10 +14,22 @@ from games.dragoborne.cards import (
     CREATURES_PER_FORT,
     FORTS,
     HAND_LIMIT,
+    TARGETED,
     Ability,
+    Effect,
     card_of,
 )
-from games.dragoborne.costs import ability_payable, dice_for, die_for, has_targets, payment, payments, resources_for
+from games.dragoborne.costs import (
+    choices,
+    dice_for,
+    die_for,
+    engine_payment,
+    payment,
+    payments,
+    resources_for,
+    standing_payments,
+    standing_resources,
+)
 from games.dragoborne.effects import DIE_FACES, Builder, ability_items, draw_cards, queue, triggers
 from games.dragoborne.state import Creature, Pending, State
 
@@ -33,13 +46,114 @@ def mulligan_actions(state: State, seat: int) -> list[Action]:
     ]
 
 
-def _paying(state: State, seat: int, colour: str | None, cost: int) -> list[dict[str, Any]]:
-    """The payment fields an action carries: revision 1, none (the engine chose); from
-    revision 2, ``pay`` (the colours rested), once per distinct payment."""
+def _paying(rules: int, standing: tuple[str, ...], colour: str | None, cost: int) -> list[list[str] | None]:
+    """The payments an action may carry, from the standing resources ``standing``: revision 1,
+    one without ``pay`` (None: the engine chose) when the cost can be paid; from revision 2,
+    each distinct ``pay`` (the colours rested)."""
+    if rules < 2:
+        return [] if engine_payment(standing, colour, cost) is None else [None]
+    return [list(paid) for paid in standing_payments(standing, colour, cost)]
+
+
+def _aimed(state: State, seat: int) -> Callable[[tuple[Effect, ...]], bool]:
+    """``has_targets`` for ``seat`` in ``state``, asking ``choices`` once for each kind of
+    target however many cards and abilities aim at it."""
+    found: dict[tuple[str, int], bool] = {}
+
+    def aimed(effects: tuple[Effect, ...]) -> bool:
+        for effect in effects:
+            if effect.op in TARGETED:
+                key = (effect.op, effect.max_edr)
+                some = found.get(key)
+                if some is None:
+                    some = found[key] = bool(choices(state, seat, effect.op, effect.max_edr))
+                if not some:
+                    return False
+        return True
+
+    return aimed
+
+
+def _playing(
+    state: State, seat: int, open_forts: list[int], resources: tuple[str, ...], aimed: Callable[..., bool]
+) -> list[Action]:
+    """Summoning a creature of the hand onto a fort with room, and casting a spell that has
+    its targets, each once for every way of paying for it."""
+    rules = state.rules
+    out: list[Action] = []
+    paying_for: dict[tuple[str | None, int], list[list[str] | None]] = {}  # cards of one colour and cost pay alike
+    for card_id in state.sides[seat].hand:
+        card = card_of(card_id, rules)
+        paying = paying_for.get((card.colour, card.cost))
+        if paying is None:
+            paying = paying_for[card.colour, card.cost] = _paying(rules, resources, card.colour, card.cost)
+        if not paying:
+            continue
+        if card.type == "creature":
+            if rules < 2:
+                out += [{"type": "summon", "card": card_id, "fort": f} for f in open_forts]
+            else:
+                out += [
+                    {"type": "summon", "card": card_id, "fort": f, "pay": paid} for f in open_forts for paid in paying
+                ]
+        elif card.type == "spell" and aimed(card.effects):
+            if rules < 2:
+                out.append({"type": "cast", "card": card_id})
+            else:
+                out += [{"type": "cast", "card": card_id, "pay": paid} for paid in paying]
+    return out
+
+
+def shield_forts(state: State, seat: int, standing: list[int]) -> dict[str, list[int]]:
+    """By a die's colour, the forts before which a free die of ``seat``'s may stand as a
+    Dragoshield: a standing fort (of ``standing``) without one ("the Dragoshield" defends
+    it, so one a fort); under ``shields_follow_banners`` only one whose banner has the
+    die's colour."""
     side = state.sides[seat]
-    if state.rules < 2:
-        return [] if payment(side, colour, cost) is None else [{}]
-    return [{"pay": paid} for paid in payments(side, colour, cost)]
+    shielded = {die.fort for die in side.dice if die.use == "shield"}
+    unshielded = [fort for fort in standing if fort not in shielded]
+    colours = {die.colour for die in side.dice}
+    if not state.shields_follow_banners:
+        return {colour: unshielded for colour in colours}
+    banners = {fort: card_of(side.banners[fort], state.rules).colour for fort in unshielded}
+    return {colour: [fort for fort in unshielded if banners[fort] == colour] for colour in colours}
+
+
+def _dice_actions(state: State, seat: int, standing: list[int]) -> list[Action]:
+    """Each free die set as a Dragoshield before a fort, or as a Dragocross on a creature
+    without one."""
+    side = state.sides[seat]
+    free = [index for index, die in enumerate(side.dice) if die.use == "free"]
+    if not free:
+        return []
+    out: list[Action] = []
+    shields = shield_forts(state, seat, standing)
+    uncrossed = [creature.id for creature in side.field if creature.cross is None]
+    for index in free:
+        out += [{"type": "shield", "die": index, "fort": fort} for fort in shields[side.dice[index].colour]]
+        out += [{"type": "cross", "die": index, "creature": creature} for creature in uncrossed]
+    return out
+
+
+def _activations(state: State, seat: int, resources: tuple[str, ...], aimed: Callable[..., bool]) -> list[Action]:
+    """Each [ACT] ability of a creature on the field whose costs can be paid and whose
+    effects have their targets, once for each way of paying (``_ability_costs``)."""
+    side = state.sides[seat]
+    out: list[Action] = []
+    for creature in side.field:
+        for number, ability in enumerate(card_of(creature.id, state.rules).abilities):
+            if (
+                ability.timing == "ACT"
+                and not (ability.rest_cost and creature.rested)
+                and not (ability.resource_cost and engine_payment(resources, None, ability.resource_cost) is None)
+                and not (ability.die_cost and die_for(side, ability.die_cost) is None)
+                and aimed(ability.effects)
+            ):
+                out += [
+                    {"type": "activate", "creature": creature.id, "ability": number, **costs}
+                    for costs in _ability_costs(state, seat, ability)
+                ]
+    return out
 
 
 def _ability_costs(state: State, seat: int, ability: Ability) -> list[dict[str, Any]]:
@@ -56,29 +170,6 @@ def _ability_costs(state: State, seat: int, ability: Ability) -> list[dict[str, 
     return options
 
 
-def _switchable(state: State, seat: int, first: Creature, second: Creature) -> bool:
-    """Two creatures on different forts trade places; from revision 2 only between forts
-    that stand, as a move or a summon only goes onto a standing fort."""
-    if first.fort == second.fort:
-        return False
-    forts = state.sides[seat].forts
-    return state.rules < 2 or bool(forts[first.fort] and forts[second.fort])
-
-
-def shield_forts(state: State, seat: int, die: int) -> list[int]:
-    """The forts before which ``seat``'s free die ``die`` may stand as a Dragoshield: a
-    standing fort of its owner's without one ("the Dragoshield" defends it, so one a fort);
-    under ``shields_follow_banners`` only one whose banner has the die's colour."""
-    side = state.sides[seat]
-    colour = side.dice[die].colour
-    return [
-        fort
-        for fort in side.standing_forts()
-        if side.shield_at(fort) is None
-        and (not state.shields_follow_banners or card_of(side.banners[fort], state.rules).colour == colour)
-    ]
-
-
 def movable(state: State, seat: int) -> list[Creature]:
     """The creatures of ``seat`` that may move or switch: all of them from revision 3 (the
     Main Phase sets no limit); under revisions 1 and 2 those that have not this turn."""
@@ -86,48 +177,39 @@ def movable(state: State, seat: int) -> list[Creature]:
     return [c for c in field if not c.moved] if state.moves_once_a_turn else list(field)
 
 
+def _movements(state: State, seat: int, open_forts: list[int]) -> list[Action]:
+    """Moving a creature that may move onto another fort with room, and switching two on
+    different forts; from revision 2 a switch is only between forts that stand, as a move
+    or a summon only goes onto a standing fort."""
+    forts = state.sides[seat].forts
+    anywhere = state.rules < 2
+    may_move = movable(state, seat)
+    out: list[Action] = []
+    for creature in may_move:
+        out += [{"type": "move", "creature": creature.id, "fort": f} for f in open_forts if f != creature.fort]
+    for first, second in combinations(may_move, 2):
+        if first.fort != second.fort and (anywhere or (forts[first.fort] and forts[second.fort])):
+            out.append({"type": "switch", "creatures": [first.id, second.id]})
+    return out
+
+
 def main_actions(state: State, seat: int) -> list[Action]:
     side = state.sides[seat]
-    out: list[Action] = []
-    open_forts = [f for f in side.standing_forts() if len(side.on_fort(f)) < CREATURES_PER_FORT]
-    paying_for: dict[tuple[str | None, int], list[dict[str, Any]]] = {}  # cards of one colour and cost pay alike
-    for card_id in side.hand:
-        card = card_of(card_id, state.rules)
-        paying = paying_for.get((card.colour, card.cost))
-        if paying is None:
-            paying = paying_for[card.colour, card.cost] = _paying(state, seat, card.colour, card.cost)
-        if card.type == "creature":
-            out.extend({"type": "summon", "card": card_id, "fort": f, **pay} for f in open_forts for pay in paying)
-        elif card.type == "spell" and paying and has_targets(state, seat, card, card.effects):
-            out.extend({"type": "cast", "card": card_id, **pay} for pay in paying)
-    for index, die in enumerate(side.dice):
-        if die.use != "free":
-            continue
-        out.extend({"type": "shield", "die": index, "fort": fort} for fort in shield_forts(state, seat, index))
-        for creature in side.field:
-            if creature.cross is None:
-                out.append({"type": "cross", "die": index, "creature": creature.id})
+    holding = [0] * FORTS
     for creature in side.field:
-        card = card_of(creature.id, state.rules)
-        for number, ability in enumerate(card.abilities):
-            if (
-                ability.timing == "ACT"
-                and ability_payable(side, creature.id, ability)
-                and has_targets(state, seat, card, ability.effects)
-            ):
-                out.extend(
-                    {"type": "activate", "creature": creature.id, "ability": number, **costs}
-                    for costs in _ability_costs(state, seat, ability)
-                )
-    may_move = movable(state, seat)
-    for creature in may_move:
-        out.extend({"type": "move", "creature": creature.id, "fort": f} for f in open_forts if f != creature.fort)
-    for first, second in combinations(may_move, 2):
-        if _switchable(state, seat, first, second):
-            out.append({"type": "switch", "creatures": [first.id, second.id]})
-    out.append({"type": "combat"})
-    out.append({"type": "end_turn"})
-    return out
+        holding[creature.fort] += 1
+    standing = [f for f in range(FORTS) if side.forts[f]]
+    open_forts = [f for f in standing if holding[f] < CREATURES_PER_FORT]
+    resources = standing_resources(side)
+    aimed = _aimed(state, seat)
+    return [
+        *_playing(state, seat, open_forts, resources, aimed),
+        *_dice_actions(state, seat, standing),
+        *_activations(state, seat, resources, aimed),
+        *_movements(state, seat, open_forts),
+        {"type": "combat"},
+        {"type": "end_turn"},
+    ]
 
 
 def mulligan(b: Builder, seat: int, action: Action, rng: random.Random) -> None:
