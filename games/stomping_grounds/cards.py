@@ -9,6 +9,7 @@ appears in the rules code. A printed set could replace the files without touchin
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -244,12 +245,17 @@ CARDS_BY_RULES: dict[int, dict[str, Card]] = {1: CARDS, 2: _overlay(CARDS, 2)}
 
 def deck_ids(seat: int, key: str) -> list[str]:
     """The instance ids of one seat's deck, in list order: ``s<seat>-<card slug>-<copy>``."""
+    return list(_deck_ids(seat, key))
+
+
+@functools.cache
+def _deck_ids(seat: int, key: str) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     out = []
     for slug in DECKS[key]:
         seen[slug] = seen.get(slug, 0) + 1
         out.append(f"s{seat}-{slug}-{seen[slug]}")
-    return out
+    return tuple(out)
 
 
 _BY_ID: dict[int, dict[str, Card]] = {

@@ -20,22 +20,29 @@ def _pos(raw: Any) -> Pos:
     return (int(raw[0]), int(raw[1]))
 
 
-def _player(state: State, seat: int, **changes: Any) -> State:
+def _seated(state: State, seat: int, **changes: Any) -> tuple[Player, ...]:
+    """The players, with ``changes`` made to ``seat``'s."""
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    return tuple(players)
 
 
-def _paid(state: State, amount: int = 1) -> State:
-    """The head choice is (partly) made."""
-    head = state.owed[0]
+def _player(state: State, seat: int, **changes: Any) -> State:
+    return replace(state, players=_seated(state, seat, **changes))
+
+
+def _paid(owed: tuple[Owed, ...], amount: int = 1) -> tuple[Owed, ...]:
+    """The choices owed once the head choice is (partly) made."""
+    head = owed[0]
     if head.count > amount:
-        return replace(state, owed=(replace(head, count=head.count - amount), *state.owed[1:]))
-    return replace(state, owed=state.owed[1:])
+        return (replace(head, count=head.count - amount), *owed[1:])
+    return owed[1:]
 
 
-def _settles(state: State, data: Data, amount: int = 1) -> State:
-    return _paid(state, amount) if data.get("settles") else state
+def _settled(state: State, data: Data, amount: int = 1) -> dict[str, Any]:
+    """The change to the choices owed when the event ``settles`` (makes) the head choice:
+    made in the same copy of the state as the event's other changes."""
+    return {"owed": _paid(state.owed, amount)} if data.get("settles") else {}
 
 
 def _from_top(player: Player, count: int) -> dict[str, Any]:
@@ -95,11 +102,11 @@ def _realm_played(state: State, event: GameEvent) -> State:
     player = state.players[who]
     if data["source"] == "deck":
         deck = _remove(player.deck, card)
-        state = _player(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)))
+        players = _seated(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)))
     else:
-        state = _player(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
-    state = replace(state, realms=(*state.realms, Realm(card=card, owner=who, at=_pos(data["at"]))))
-    return _settles(state, data)
+        players = _seated(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
+    realm = Realm(card=card, owner=who, at=_pos(data["at"]))
+    return replace(state, players=players, realms=(*state.realms, realm), **_settled(state, data))
 
 
 def _deck_shuffled(state: State, event: GameEvent) -> State:
@@ -124,12 +131,14 @@ def _cards_drawn(state: State, event: GameEvent) -> State:
 
 def _dragon_placed(state: State, event: GameEvent) -> State:
     data = event.data
-    return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
+    return replace(state, players=_seated(state, data["seat"], dragon=_pos(data["at"])), **_settled(state, data))
 
 
 def _turn_began(state: State, event: GameEvent) -> State:
     data = event.data
-    players = tuple(replace(p, luck_bonus=0, extra_luck=0) for p in state.players)
+    players = tuple(
+        p if p.luck_bonus == p.extra_luck == 0 else replace(p, luck_bonus=0, extra_luck=0) for p in state.players
+    )
     return replace(
         state,
         players=players,
@@ -166,12 +175,13 @@ def _cost_paid(state: State, event: GameEvent) -> State:
     return _player(state, data["seat"], stash=_top_off(player.stash, len(cards)), junk=player.junk + cards)
 
 
-def _open_window(state: State, seat: int) -> State:
-    """A play goes on the stack. Revision 1: priority to the player's left, who played has
-    passed. Revision 2: priority to the active player's left, and every seat must pass."""
+def _window(state: State, seat: int) -> dict[str, Any]:
+    """A play goes on the stack: the window it opens. Revision 1: priority to the player's
+    left, who played has passed. Revision 2: priority to the active player's left, and every
+    seat must pass."""
     if state.rules >= 2:
-        return replace(state, priority=next_seat(state.active, state.count), passes=0)
-    return replace(state, priority=next_seat(seat, state.count), passes=1)
+        return {"priority": next_seat(state.active, state.count), "passes": 0}
+    return {"priority": next_seat(seat, state.count), "passes": 1}
 
 
 def _phase_closing(state: State, _: GameEvent) -> State:
@@ -182,48 +192,50 @@ def _phase_closing(state: State, _: GameEvent) -> State:
 def _hoard_broken(state: State, event: GameEvent) -> State:
     data = event.data
     owner = state.players[data["seat"]]
-    state = _player(state, data["seat"], hoard=_remove(owner.hoard, data["card"]), junk=(*owner.junk, data["card"]))
-    return _settles(state, data)
+    players = _seated(state, data["seat"], hoard=_remove(owner.hoard, data["card"]), junk=(*owner.junk, data["card"]))
+    return replace(state, players=players, **_settled(state, data))
 
 
 def _challenge_attempted(state: State, event: GameEvent) -> State:
     data = event.data
     item = Item(kind="challenge", seat=data["seat"], at=_pos(data["at"]))
-    return _open_window(replace(state, stack=(*state.stack, item), attempted=True), data["seat"])
+    return replace(state, stack=(*state.stack, item), attempted=True, **_window(state, data["seat"]))
 
 
-def _from_hand(state: State, who: int, card: str) -> State:
+def _from_hand(state: State, who: int, card: str) -> tuple[Player, ...]:
+    """The players once ``card`` has left ``who``'s hand."""
     player = state.players[who]
-    return _player(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
+    return _seated(state, who, hand=_remove(player.hand, card), seen_in_hand=player.seen_in_hand - {card})
 
 
 def _action_played(state: State, event: GameEvent) -> State:
     data = event.data
-    state = _from_hand(state, data["seat"], data["card"])
+    players = _from_hand(state, data["seat"], data["card"])
     item = Item(kind="action", seat=data["seat"], card=data["card"])
-    return _open_window(replace(state, stack=(*state.stack, item)), data["seat"])
+    return replace(state, players=players, stack=(*state.stack, item), **_window(state, data["seat"]))
 
 
 def _hoard_played(state: State, event: GameEvent) -> State:
     data = event.data
     who, card = data["seat"], data["card"]
+    player = state.players[who]
+    hoard = (*player.hoard, card)
     if data.get("source") == "deck":
-        player = state.players[who]
         deck = _remove(player.deck, card)
-        state = _player(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)))
+        players = _seated(state, who, deck=deck, known_bottom=min(player.known_bottom, len(deck)), hoard=hoard)
     else:
-        state = _from_hand(state, who, card)
-    return _settles(_player(state, who, hoard=(*state.players[who].hoard, card)), data)
+        hand, seen = _remove(player.hand, card), player.seen_in_hand - {card}
+        players = _seated(state, who, hand=hand, seen_in_hand=seen, hoard=hoard)
+    return replace(state, players=players, **_settled(state, data))
 
 
 def _challenge_placed(state: State, event: GameEvent) -> State:
     data = event.data
     who, card = data["seat"], data["card"]
-    state = _from_hand(state, who, card)
     index = state.where[_pos(data["at"])]
     realms = list(state.realms)
     realms[index] = replace(realms[index], challenge=card, controller=who, challenge_razed=False)
-    return replace(state, realms=tuple(realms))
+    return replace(state, players=_from_hand(state, who, card), realms=tuple(realms))
 
 
 def _passed(state: State, event: GameEvent) -> State:
@@ -237,10 +249,10 @@ def _window_closed(state: State, _: GameEvent) -> State:
 
 def _item_resolved(state: State, _: GameEvent) -> State:
     item = state.stack[-1]
-    state = replace(state, stack=state.stack[:-1])
     if item.kind == "action" and item.card is not None:
-        state = _player(state, item.seat, junk=(*state.players[item.seat].junk, item.card))
-    return state
+        players = _seated(state, item.seat, junk=(*state.players[item.seat].junk, item.card))
+        return replace(state, stack=state.stack[:-1], players=players)
+    return replace(state, stack=state.stack[:-1])
 
 
 def _challenge_cancelled(state: State, event: GameEvent) -> State:
@@ -257,8 +269,8 @@ def _nothing(state: State, _: GameEvent) -> State:
 def _duel_declared(state: State, event: GameEvent) -> State:
     data = event.data
     item = Item(kind="duel", seat=data["seat"], opponent=data["opponent"], colour=data["colour"])
-    state = replace(state, stack=(*state.stack, item), dueled=(*state.dueled, data["opponent"]))
-    return _open_window(state, data["seat"])
+    dueled = (*state.dueled, data["opponent"])
+    return replace(state, stack=(*state.stack, item), dueled=dueled, **_window(state, data["seat"]))
 
 
 def _cards_burned(state: State, event: GameEvent) -> State:
@@ -268,9 +280,9 @@ def _cards_burned(state: State, event: GameEvent) -> State:
     cards = tuple(data["cards"])
     burned = player.burned + cards
     if pile == "deck":
-        state = _player(state, who, burned=burned, **_from_top(player, len(cards)))
+        players = _seated(state, who, burned=burned, **_from_top(player, len(cards)))
     elif pile == "hand":
-        state = _player(
+        players = _seated(
             state,
             who,
             burned=burned,
@@ -278,8 +290,8 @@ def _cards_burned(state: State, event: GameEvent) -> State:
             seen_in_hand=player.seen_in_hand - {cards[0]},
         )
     else:
-        state = _player(state, who, burned=burned, **{pile: _top_off(getattr(player, pile), len(cards))})
-    return _settles(state, data, len(cards))
+        players = _seated(state, who, burned=burned, **{pile: _top_off(getattr(player, pile), len(cards))})
+    return replace(state, players=players, **_settled(state, data, len(cards)))
 
 
 def _stash_junked(state: State, event: GameEvent) -> State:
@@ -301,12 +313,12 @@ def _realm_razed(state: State, event: GameEvent) -> State:
     index = state.where[_pos(data["at"])]
     realms = list(state.realms)
     realms[index] = replace(realms[index], razed=True, challenge_razed=realms[index].challenge is not None)
-    return _settles(replace(state, realms=tuple(realms)), data)
+    return replace(state, realms=tuple(realms), **_settled(state, data))
 
 
 def _dragon_moved(state: State, event: GameEvent) -> State:
     data = event.data
-    return _settles(_player(state, data["seat"], dragon=_pos(data["at"])), data)
+    return replace(state, players=_seated(state, data["seat"], dragon=_pos(data["at"])), **_settled(state, data))
 
 
 def _challenge_roamed(state: State, event: GameEvent) -> State:
@@ -318,8 +330,7 @@ def _challenge_roamed(state: State, event: GameEvent) -> State:
         realms[target], challenge=moving.challenge, controller=moving.controller, challenge_razed=False
     )
     realms[source] = replace(moving, challenge=None, controller=None, challenge_razed=False)
-    state = replace(state, realms=tuple(realms), roamed=(*state.roamed, str(moving.challenge)))
-    return _settles(state, data)
+    return replace(state, realms=tuple(realms), roamed=(*state.roamed, str(moving.challenge)), **_settled(state, data))
 
 
 def _luck_gained(state: State, event: GameEvent) -> State:
@@ -339,8 +350,8 @@ def _dragon_flew(state: State, event: GameEvent) -> State:
     to = _pos(data["to"])
     player = state.players[who]
     cards = tuple(data["stashed"])
-    state = _player(state, who, dragon=to, stash=player.stash + cards, **_from_top(player, len(cards)))
-    return replace(state, path=(*state.path, to))
+    players = _seated(state, who, dragon=to, stash=player.stash + cards, **_from_top(player, len(cards)))
+    return replace(state, players=players, path=(*state.path, to))
 
 
 def _stash_drawn(state: State, event: GameEvent) -> State:
@@ -361,16 +372,16 @@ def _card_junked(state: State, event: GameEvent) -> State:
     who, card = data["seat"], data["card"]
     player = state.players[who]
     if data["source"] == "burn":
-        state = _player(state, who, burned=player.burned[:-1], junk=(*player.junk, card))
+        players = _seated(state, who, burned=player.burned[:-1], junk=(*player.junk, card))
     else:
-        state = _player(
+        players = _seated(
             state,
             who,
             hand=_remove(player.hand, card),
             seen_in_hand=player.seen_in_hand - {card},
             junk=(*player.junk, card),
         )
-    return _settles(state, data)
+    return replace(state, players=players, **_settled(state, data))
 
 
 def _junk_returned(state: State, event: GameEvent) -> State:
