@@ -11,8 +11,8 @@ import math
 
 from games.base import Action
 from games.dragoborne.cards import card_of
-from games.dragoborne.costs import payment
-from games.dragoborne.state import Side, State, remaining_edr, stats
+from games.dragoborne.costs import engine_payment, standing_resources
+from games.dragoborne.state import Side, State, stats
 
 ISMCTS_ITERATIONS = 130
 """ISMCTS's iterations per move for a caller without a clock (``games.ismcts``): about
@@ -41,8 +41,8 @@ def _material(state: State, seat: int) -> float:
     standing = side.standing_forts()
     power = 0.0
     for creature in side.field:
-        atk = stats(side, creature, state.rules)[0]
-        edr = max(remaining_edr(side, creature, state.rules), 0)
+        atk, edr = stats(side, creature, state.rules)
+        edr = max(edr - creature.damage, 0)  # remaining_edr, from the stats already worked out
         power += 1.0 + atk + edr * 0.8 + (0.0 if creature.rested else 0.3)
     # A die not yet assigned is worth a Dragoshield: its owner can still make it one. Counting
     # it as nothing made ending a turn look better than using the dice.
@@ -62,7 +62,10 @@ def _payable(state: State, side: Side) -> int:
     """Cards in hand the standing resources could still pay for: a tie-break between ways of
     paying a cost (revision 2), so that the bot keeps the colours its hand needs standing."""
     cards = [card_of(c, state.rules) for c in side.hand]
-    return sum(1 for card in cards if card.type != "banner" and payment(side, card.colour, card.cost) is not None)
+    resources = standing_resources(side)
+    return sum(
+        1 for card in cards if card.type != "banner" and engine_payment(resources, card.colour, card.cost) is not None
+    )
 
 
 def evaluate(state: State, seat: int) -> float:

@@ -23,7 +23,9 @@ def resource_colour(card_id: str) -> str:
 def standing_resources(side: Side) -> tuple[str, ...]:
     """The resources of ``side`` that stand, in the order they were placed."""
     rested = side.rested
-    return tuple(r for r in side.resources if r not in rested)
+    if not rested:
+        return side.resources
+    return tuple([r for r in side.resources if r not in rested])
 
 
 def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
@@ -39,20 +41,28 @@ def payment(side: Side, colour: str | None, cost: int) -> list[str] | None:
 
 @lru_cache(maxsize=16384)
 def engine_payment(standing: tuple[str, ...], colour: str | None, cost: int) -> tuple[str, ...] | None:
-    """``payment`` for the standing resources ``standing``, in their order."""
+    """``payment`` for the standing resources ``standing``, in their order: the last one of
+    ``colour``, then the others of the commonest colours first (``_ranked``)."""
     if len(standing) < cost:
         return None
     if cost == 0:
         return ()
+    ranked = _ranked(standing)
+    if colour is None:
+        return ranked[:cost]
+    chosen = next((r for r in reversed(standing) if resource_colour(r) == colour), None)
+    if chosen is None:
+        return None
+    return (chosen, *[r for r in ranked if r != chosen][: cost - 1])
+
+
+@lru_cache(maxsize=4096)
+def _ranked(standing: tuple[str, ...]) -> tuple[str, ...]:
+    """The standing resources, those of the commonest colours first, then by id: the order
+    the engine's choice takes them in, worked out once for a hand of resources whatever the
+    cost and colour asked."""
     counts = Counter(resource_colour(r) for r in standing)
-    chosen: list[str] = []
-    if colour is not None:
-        matching = [r for r in standing if resource_colour(r) == colour]
-        if not matching:
-            return None
-        chosen.append(matching[-1])
-    others = sorted((r for r in standing if r not in chosen), key=lambda r: (-counts[resource_colour(r)], r))
-    return tuple(chosen + others[: cost - len(chosen)])
+    return tuple(sorted(standing, key=lambda r: (-counts[resource_colour(r)], r)))
 
 
 def payments(side: Side, colour: str | None, cost: int) -> list[list[str]]:

@@ -9,6 +9,7 @@ How each event changes these values lives in ``evolve``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from games.dragoborne.cards import FORTS, Card, Effect, card_of
@@ -131,20 +132,23 @@ def stats(side: Side, creature: Creature, rules: int) -> tuple[int, int]:
             if bonus.colour == die.colour and bonus.low <= die.value <= bonus.high:
                 atk += bonus.atk
                 edr += bonus.edr
-        for ability in card.abilities:
-            if ability.timing == "CONT" and ability.scope == "crossed":
-                atk += ability.atk
-                edr += ability.edr
+        boost = _boost(creature.id, rules, "crossed")
+        atk += boost[0]
+        edr += boost[1]
     for other in side.field:
-        if other.id == creature.id:
-            continue
-        for ability in card_of(other.id, rules).abilities:
-            if ability.timing != "CONT":
-                continue
-            if ability.scope == "fort" and other.fort == creature.fort:
-                atk += ability.atk
-                edr += ability.edr
+        if other.fort == creature.fort and other.id != creature.id:
+            boost = _boost(other.id, rules, "fort")
+            atk += boost[0]
+            edr += boost[1]
     return atk, edr
+
+
+@cache
+def _boost(card_id: str, rules: int, scope: str) -> tuple[int, int]:
+    """The ATK and EDR the [CONT] abilities of a card give in ``scope`` ("fort": to its
+    owner's other creatures on its fort; "crossed": to itself while Dragocrossed)."""
+    abilities = [a for a in card_of(card_id, rules).abilities if a.timing == "CONT" and a.scope == scope]
+    return sum(a.atk for a in abilities), sum(a.edr for a in abilities)
 
 
 def remaining_edr(side: Side, creature: Creature, rules: int) -> int:

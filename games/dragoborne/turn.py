@@ -25,7 +25,6 @@ from games.dragoborne.costs import (
     die_for,
     engine_payment,
     payment,
-    payments,
     resources_for,
     standing_payments,
     standing_resources,
@@ -151,20 +150,21 @@ def _activations(state: State, seat: int, resources: tuple[str, ...], aimed: Cal
             ):
                 out += [
                     {"type": "activate", "creature": creature.id, "ability": number, **costs}
-                    for costs in _ability_costs(state, seat, ability)
+                    for costs in _ability_costs(state, seat, ability, resources)
                 ]
     return out
 
 
-def _ability_costs(state: State, seat: int, ability: Ability) -> list[dict[str, Any]]:
-    """The cost fields of an [ACT] activation: from revision 2, the resources (``pay``) and
-    the die (``die``) it spends are the player's choice; revision 1 chose for the player."""
+def _ability_costs(state: State, seat: int, ability: Ability, resources: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The cost fields of an [ACT] activation: from revision 2, the resources (``pay``, of
+    the standing ``resources``) and the die (``die``) it spends are the player's choice;
+    revision 1 chose for the player."""
     if state.rules < 2:
         return [{}]
     side = state.sides[seat]
     options: list[dict[str, Any]] = [{}]
     if ability.resource_cost:
-        options = [{"pay": paid} for paid in payments(side, None, ability.resource_cost)]
+        options = [{"pay": list(paid)} for paid in standing_payments(resources, None, ability.resource_cost)]
     if ability.die_cost:
         options = [dict(o, die=die) for o in options for die in dice_for(side, ability.die_cost)]
     return options

@@ -11,6 +11,7 @@ when it breaks). Public: dice, the field, resources, discard piles.
 from __future__ import annotations
 
 import random
+from itertools import islice
 from typing import Any
 
 from games.base import GameEvent, redeal, replace, shuffled_hidden
@@ -57,8 +58,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             shuffled_hidden(unseen_hand + list(side.deck) + [card for pile in side.forts for card in pile], rng)
         )
         hand = redeal(side.hand, unseen_hand, dealt) if unseen_hand else side.hand
-        deck = tuple(next(dealt) for _ in side.deck)
-        forts = tuple(tuple(next(dealt) for _ in pile) for pile in side.forts)
+        deck = tuple(islice(dealt, len(side.deck)))
+        forts = tuple(tuple(islice(dealt, len(pile))) for pile in side.forts)
         sides.append(replace(side, hand=hand, deck=deck, forts=forts))
     return replace(state, sides=tuple(sides))
 
@@ -130,12 +131,13 @@ def _side_view(state: State, owner: int, seat: int | None) -> dict[str, Any]:
                 "fort": c.fort,
                 "rested": c.rested,
                 "damage": c.damage,
-                "atk": stats(side, c, state.rules)[0],
-                "edr": stats(side, c, state.rules)[1],
+                "atk": atk,
+                "edr": edr,
                 "cross": c.cross,
                 "moved": c.moved,
             }
             for c in side.field
+            for atk, edr in [stats(side, c, state.rules)]
         ],
         "resources": [
             {"id": r, "colour": card_of(r, state.rules).colour, "rested": r in side.rested} for r in side.resources

@@ -5,6 +5,7 @@ thousands of games."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from itertools import combinations_with_replacement, product
 
 import pytest
@@ -53,10 +54,10 @@ def _check_invariants(state: State, start: list[list[str]], checked: list[Side |
 def _check_side(side: Side, seat: int, start: list[str]) -> None:
     cards = _side_cards(side)  # the same cards as at the start, as a sorted list
     assert sorted(cards) == start, f"cards of seat {seat} were created, lost or duplicated"
-    assert side.known <= set(side.hand)
-    assert side.rested <= set(side.resources)
-    for fort in range(len(side.forts)):
-        assert len(side.on_fort(fort)) <= CREATURES_PER_FORT
+    assert not side.known or side.known <= set(side.hand)
+    assert not side.rested or side.rested <= set(side.resources)
+    holding = Counter(creature.fort for creature in side.field)
+    assert all(holding[fort] <= CREATURES_PER_FORT for fort in range(len(side.forts)))
     for index, die in enumerate(side.dice):
         if die.use == "cross":
             creature = side.creature(die.creature or "")
