@@ -30,9 +30,11 @@ def legal_attack_turn(state: State, seat: int) -> list[Action]:
     actions.append({"type": "pass"})
     if state.deck:
         actions += [{"type": "discard_ace", "card": card} for card in hand if ACE[card]]
-    for group in combat.attack_groups(hand, state.royals_pair):
-        for side in combat.SIDES:
-            actions.append({"type": "attack", "cards": list(group), "side": side})
+    actions += [
+        {"type": "attack", "cards": list(group), "side": side}
+        for group in combat.attack_groups(hand, state.royals_pair)
+        for side in combat.SIDES
+    ]
     return actions
 
 

@@ -9,6 +9,7 @@ equal ranks (``royals_pair``); under revision 1, or with the option
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,32 +21,48 @@ SIDES = (LEFT, RIGHT)
 
 
 ROYAL_RANK = "royal"
+RANKS_BY_FACE: dict[str, str] = RANK
+RANKS_ROYALS_PAIRED: dict[str, str] = {card: ROYAL_RANK if ROYAL[card] else rank for card, rank in RANK.items()}
+
+
+def ranks(royals_pair: bool) -> dict[str, str]:
+    """Each card's rank for "equal rank": every royal shares one when ``royals_pair``."""
+    return RANKS_ROYALS_PAIRED if royals_pair else RANKS_BY_FACE
 
 
 def rank_of(card: str, royals_pair: bool) -> str:
     """The rank that decides "equal rank": every royal shares one when ``royals_pair``."""
-    return ROYAL_RANK if royals_pair and ROYAL[card] else RANK[card]
+    return ranks(royals_pair)[card]
 
 
 def runs(hand: Sequence[str], royals_pair: bool) -> list[tuple[int, int]]:
     """The hand cut into runs of adjacent equal ranks, as ``(start, stop)`` index pairs."""
+    rank = ranks(royals_pair)
     out = []
     start = 0
     for index in range(1, len(hand) + 1):
-        if index == len(hand) or rank_of(hand[index], royals_pair) != rank_of(hand[start], royals_pair):
+        if index == len(hand) or rank[hand[index]] != rank[hand[start]]:
             out.append((start, index))
             start = index
     return out
 
 
+@functools.cache
+def _subsets(size: int) -> tuple[tuple[int, ...], ...]:
+    """The non-empty subsets of ``range(size)`` by bit mask, each in increasing order."""
+    return tuple(tuple(bit for bit in range(size) if mask >> bit & 1) for mask in range(1, 1 << size))
+
+
 def attack_groups(hand: Sequence[str], royals_pair: bool) -> list[tuple[str, ...]]:
     """Every set of cards that may attack together: any single card, or some or all
     of a run of adjacent equal ranks; each listed in hand order."""
-    groups = []
+    groups: list[tuple[str, ...]] = []
     for start, stop in runs(hand, royals_pair):
+        if stop - start == 1:
+            groups.append((hand[start],))
+            continue
         run = hand[start:stop]
-        for mask in range(1, 1 << len(run)):
-            groups.append(tuple(card for bit, card in enumerate(run) if mask >> bit & 1))
+        groups += [tuple(map(run.__getitem__, subset)) for subset in _subsets(stop - start)]
     return groups
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from games.base import Evolver, GameEvent
+from games.base import Evolver, GameEvent, replace
 from games.fortress_royals.state import ARRANGE, ATTACK, CHOOSE_FIRST, FORTIFY, OVER, REARRANGE, State
 
 
@@ -36,14 +36,14 @@ def _first_cards_drawn(state: State, event: GameEvent) -> State:
     high = data["high"]
     draws = state.first_draws + (tuple(data["cards"]),)
     if len(high) == 1:
-        return state.copy_with(first_draws=draws, chooser=high[0], phase=CHOOSE_FIRST)
-    return state.copy_with(first_draws=draws)
+        return replace(state, first_draws=draws, chooser=high[0], phase=CHOOSE_FIRST)
+    return replace(state, first_draws=draws)
 
 
 def _first_player_chosen(state: State, event: GameEvent) -> State:
     data = event.data
     opener = data["seat"] if state.opener is None else state.opener
-    return state.copy_with(first=data["seat"], opener=opener, chooser=None)
+    return replace(state, first=data["seat"], opener=opener, chooser=None)
 
 
 def _round_started(state: State, event: GameEvent) -> State:
@@ -51,7 +51,8 @@ def _round_started(state: State, event: GameEvent) -> State:
     left_over = [card for hand in state.hands for card in hand]
     left_over += state.discard
     left_over += [card for pile in state.captured for card in pile]
-    return state.copy_with(
+    return replace(
+        state,
         round=data["round"],
         direction=data["direction"],
         even=data["even"],
@@ -74,13 +75,14 @@ def _round_started(state: State, event: GameEvent) -> State:
 
 def _deck_shuffled(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(deck=tuple(data["deck"]), set_aside=(), shuffles=state.shuffles + 1)
+    return replace(state, deck=tuple(data["deck"]), set_aside=(), shuffles=state.shuffles + 1)
 
 
 def _cards_dealt(state: State, event: GameEvent) -> State:
     data = event.data
     cards = tuple(data["cards"])
-    return state.copy_with(
+    return replace(
+        state,
         hands=state.with_hand(data["seat"], cards),
         deck=tuple(card for card in state.deck if card not in cards),
     )
@@ -91,12 +93,12 @@ def _dealt_cards_arranged(state: State, event: GameEvent) -> State:
     seat = data["seat"]
     hands = state.with_hand(seat, state.hands[seat][::-1]) if data["swapped"] else state.hands
     waiting = state.waiting - {seat}
-    return state.copy_with(hands=hands, waiting=waiting, phase=state.phase if waiting else FORTIFY)
+    return replace(state, hands=hands, waiting=waiting, phase=state.phase if waiting else FORTIFY)
 
 
 def _card_drawn(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(pending=data["card"], deck=state.deck[1:])
+    return replace(state, pending=data["card"], deck=state.deck[1:])
 
 
 def _card_placed(state: State, event: GameEvent) -> State:
@@ -104,11 +106,11 @@ def _card_placed(state: State, event: GameEvent) -> State:
     seat = data["seat"]
     drawn = (cast(str, state.pending),)
     hand = drawn + state.hands[seat] if data["end"] == "left" else state.hands[seat] + drawn
-    return state.copy_with(hands=state.with_hand(seat, hand), pending=None, turn=state.next_seat(seat), passes=0)
+    return replace(state, hands=state.with_hand(seat, hand), pending=None, turn=state.next_seat(seat), passes=0)
 
 
 def _draws_completed(state: State, _: GameEvent) -> State:
-    return state.copy_with(phase=REARRANGE, turn=None, waiting=frozenset(range(state.players)))
+    return replace(state, phase=REARRANGE, turn=None, waiting=frozenset(range(state.players)))
 
 
 def _hand_finalized(state: State, event: GameEvent) -> State:
@@ -122,8 +124,8 @@ def _hand_finalized(state: State, event: GameEvent) -> State:
         hands = state.with_hand(seat, tuple(hand))
     waiting = state.waiting - {seat}
     if waiting:
-        return state.copy_with(hands=hands, waiting=waiting)
-    return state.copy_with(hands=hands, waiting=waiting, phase=ATTACK, turn=state.first, passes=0)
+        return replace(state, hands=hands, waiting=waiting)
+    return replace(state, hands=hands, waiting=waiting, phase=ATTACK, turn=state.first, passes=0)
 
 
 def _attack_resolved(state: State, event: GameEvent) -> State:
@@ -139,7 +141,8 @@ def _attack_resolved(state: State, event: GameEvent) -> State:
     captured[target] += tuple(data["captured_by_defender"])
     taken = list(state.taken_in_defence)
     taken[target] += tuple(data["captured_by_defender"])
-    return state.copy_with(
+    return replace(
+        state,
         hands=tuple(hands),
         captured=tuple(captured),
         taken_in_defence=tuple(taken),
@@ -154,7 +157,8 @@ def _ace_discarded(state: State, event: GameEvent) -> State:
     data = event.data
     seat, ace = data["seat"], data["card"]
     hand = tuple(card for card in state.hands[seat] if card != ace)
-    return state.copy_with(
+    return replace(
+        state,
         hands=state.with_hand(seat, hand),
         discard=state.discard + (ace,),
         revealed=state.revealed - {ace},
@@ -163,17 +167,18 @@ def _ace_discarded(state: State, event: GameEvent) -> State:
 
 def _turn_passed(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(turn=state.next_seat(data["seat"]), passes=state.passes + 1)
+    return replace(state, turn=state.next_seat(data["seat"]), passes=state.passes + 1)
 
 
 def _done_called(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(round_end=f"seat {data['seat']} called done")
+    return replace(state, round_end=f"seat {data['seat']} called done")
 
 
 def _round_ended(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(
+    return replace(
+        state,
         phase=CHOOSE_FIRST,
         chooser=data["chooser"],
         turn=None,
@@ -188,7 +193,7 @@ def _round_ended(state: State, event: GameEvent) -> State:
 
 def _game_won(state: State, event: GameEvent) -> State:
     data = event.data
-    return state.copy_with(phase=OVER, chooser=None, winners=tuple(data["winners"]), result=data["reason"])
+    return replace(state, phase=OVER, chooser=None, winners=tuple(data["winners"]), result=data["reason"])
 
 
 EVOLVE: dict[str, Evolver] = {

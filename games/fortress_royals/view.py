@@ -11,6 +11,7 @@ not placed yet; a shuffle's order and a fixed deck's orders are never shown.
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 
 from games.base import JSON, Action, GameEvent, redeal, shuffled_hidden
 from games.fortress_royals.cards import ACE, DECK, RANK
@@ -21,16 +22,16 @@ from games.viewschema import BOOLEAN, INTEGER, SEAT, STRING, Schema, array, choi
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
     hands = []
+    revealed = state.revealed
     for owner, hand in enumerate(state.hands):
-        open_hand = owner == seat or state.hands_shown
-        hands.append(
-            {
-                "seat": owner,
-                "count": len(hand),
-                "cards": [card if open_hand or card in state.revealed else None for card in hand],
-                "revealed": [index for index, card in enumerate(hand) if card in state.revealed],
-            }
-        )
+        if owner == seat or state.hands_shown:
+            cards: list[str | None] = list(hand)
+        elif revealed:
+            cards = [card if card in revealed else None for card in hand]
+        else:
+            cards = [None] * len(hand)
+        shown = [index for index, card in enumerate(hand) if card in revealed] if revealed else []
+        hands.append({"seat": owner, "count": len(hand), "cards": cards, "revealed": shown})
     drawn: dict[str, JSON] | None = None
     if state.pending is not None:
         drawn = {"seat": state.turn, "card": state.pending if state.turn == seat else None}
@@ -100,7 +101,7 @@ def secrets(state: State, seat: int | None) -> frozenset[str]:
     if not state.hands_shown:
         for owner, hand in enumerate(state.hands):
             if owner != seat:
-                hidden.update(card for card in hand if card not in state.revealed)
+                hidden.update(filterfalse(state.revealed.__contains__, hand))
     if state.pending is not None and state.turn != seat:
         hidden.add(state.pending)
     return frozenset(hidden)

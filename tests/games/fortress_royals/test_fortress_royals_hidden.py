@@ -28,7 +28,7 @@ CARDS = frozenset(DECK)
 
 
 def named_cards(payload: object) -> set[str]:
-    return {text for text in QUOTED.findall(json.dumps(payload)) if text in CARDS}
+    return CARDS.intersection(QUOTED.findall(json.dumps(payload)))
 
 
 class Record:
@@ -63,9 +63,15 @@ class Record:
             cards.update(shown)
 
     def check(self, state: State, events: list[GameEvent]) -> None:
+        # An event most seats see unredacted is the same payload for each: read once. Each
+        # payload read is held here, so no other takes its id while the check runs.
+        named: dict[int, tuple[object, set[str]]] = {}
         for viewer, cards in self.seen.items():
             for event in events:
-                leaked = named_cards(GAME.redact(event, viewer).data) - cards
+                payload = GAME.redact(event, viewer).data
+                if id(payload) not in named:
+                    named[id(payload)] = (payload, named_cards(payload))
+                leaked = named[id(payload)][1] - cards
                 assert not leaked, f"{event.type} names {leaked} to seat {viewer}"
             leaked = named_cards(GAME.view(state, viewer)) - cards
             assert not leaked, f"the view of seat {viewer} names {leaked} in phase {state.phase}"
