@@ -3,7 +3,6 @@ the legal targets of an effect (rulebook, "Paying costs", "Targets")."""
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache, lru_cache
 from typing import Any
 
@@ -61,7 +60,7 @@ def _ranked(standing: tuple[str, ...]) -> tuple[str, ...]:
     """The standing resources, those of the commonest colours first, then by id: the order
     the engine's choice takes them in, worked out once for a hand of resources whatever the
     cost and colour asked."""
-    counts = Counter(resource_colour(r) for r in standing)
+    counts = dict(_colour_counts(standing))
     return tuple(sorted(standing, key=lambda r: (-counts[resource_colour(r)], r)))
 
 
@@ -90,7 +89,8 @@ def standing_payments(standing: tuple[str, ...], colour: str | None, cost: int) 
 @lru_cache(maxsize=4096)
 def _colour_counts(standing: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """How many standing resources of each colour, by colour."""
-    return tuple(sorted(Counter(resource_colour(r) for r in standing).items()))
+    colours = [resource_colour(r) for r in standing]
+    return tuple((colour, colours.count(colour)) for colour in sorted(set(colours)))
 
 
 @lru_cache(maxsize=4096)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
+from operator import is_
 from typing import Any
 
 from games.base import Action
@@ -193,7 +194,35 @@ def _movements(state: State, seat: int, open_forts: list[int]) -> list[Action]:
     return out
 
 
+KEPT_LISTINGS = 6
+"""How many of its latest answers ``main_actions`` keeps: a bot's search asks again and
+again for the same seat's actions at the root, in samples that differ only in cards the
+seat cannot see, with a few other listings in between."""
+
+_kept: list[tuple[tuple[tuple[Any, ...], tuple[Any, ...], tuple[Action, ...]], ...]] = [()]
+
+
 def main_actions(state: State, seat: int) -> list[Action]:
+    """The actions of the main phase, worked out again only when something they depend on
+    has changed: the seat's hand, field, dice, resources, banners and standing forts, the
+    opponent's field and dice, and the rules. Those are immutable values, so a listing kept
+    for the very same ones (compared by identity: a re-deal of hidden cards keeps them) is
+    the listing. Like ``remembered``, each caller gets a list of its own; the listed actions
+    are shared, and no caller changes them. The answers kept are replaced whole, so threads
+    sharing the game see old ones or new ones, never half."""
+    side, foe = state.sides[seat], state.sides[1 - seat]
+    reads = (side.hand, side.field, side.dice, side.resources, side.rested, side.banners, foe.field, foe.dice)
+    facts = (seat, state.rules, state.shields_match_banners, tuple(map(bool, side.forts)))
+    kept = _kept[0]
+    for held_reads, held_facts, actions in kept:
+        if held_reads[0] is reads[0] and all(map(is_, held_reads, reads)) and held_facts == facts:
+            return list(actions)
+    fresh = _main_actions(state, seat)
+    _kept[0] = ((reads, facts, tuple(fresh)), *kept[: KEPT_LISTINGS - 1])
+    return fresh
+
+
+def _main_actions(state: State, seat: int) -> list[Action]:
     side = state.sides[seat]
     holding = [0] * FORTS
     for creature in side.field:

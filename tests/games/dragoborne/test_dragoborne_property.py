@@ -5,7 +5,6 @@ thousands of games."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from itertools import combinations_with_replacement, product
 
 import pytest
@@ -56,8 +55,8 @@ def _check_side(side: Side, seat: int, start: list[str]) -> None:
     assert sorted(cards) == start, f"cards of seat {seat} were created, lost or duplicated"
     assert not side.known or side.known <= set(side.hand)
     assert not side.rested or side.rested <= set(side.resources)
-    holding = Counter(creature.fort for creature in side.field)
-    assert all(holding[fort] <= CREATURES_PER_FORT for fort in range(len(side.forts)))
+    holding = [creature.fort for creature in side.field]
+    assert all(holding.count(fort) <= CREATURES_PER_FORT for fort in range(len(side.forts)))
     for index, die in enumerate(side.dice):
         if die.use == "cross":
             creature = side.creature(die.creature or "")
