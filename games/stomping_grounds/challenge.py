@@ -46,18 +46,20 @@ def _action_timing_ok(state: State, seat: int, c: Card, in_window: bool) -> bool
 
 def play_actions(state: State, seat: int, in_window: bool) -> list[Action]:
     player = state.players[seat]
+    rules = state.rules
+    stash = len(player.stash)
     out: list[Action] = []
     spaces: list[Pos] | None = None
     has_challenge_on_stack = any(i.kind != "action" and not i.cancelled for i in state.stack)
     reclaim = state.phase == "reclaim" and seat == state.active and not in_window
     for held in sorted(set(player.hand)):
-        c = card(held, state.rules)
-        if c.cost > len(player.stash) or not _requirement_met(player, c, state.rules):
+        c = card(held, rules)
+        if c.cost > stash or (c.requires is not None and not _requirement_met(player, c, rules)):
             continue
         if c.type == "action":
             if not _action_timing_ok(state, seat, c, in_window):
                 continue
-            if any(e.op == "cancel" for e in c.effect) and not has_challenge_on_stack:
+            if not has_challenge_on_stack and any(e.op == "cancel" for e in c.effect):
                 continue
             out.append({"type": "play", "card": held})
         elif not reclaim:

@@ -40,24 +40,14 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
     for s, p in enumerate(state.players):
         if p.dragon is not None:
             dragons.setdefault(p.dragon, []).append(s)
+    rules = state.rules
     realms = []
     for realm in state.realms:
         top = realm.challenge
-        entry: dict[str, JSON] = {
-            "at": list(realm.at),
-            "card": realm.card,
-            "name": card(realm.card, state.rules).name,
-            "kind": card(realm.card, state.rules).kind,
-            "owner": realm.owner,
-            "razed": realm.razed,
-            "border": "black" if board.is_black(realm, state.rules) else "white",
-            "dragons": dragons.get(realm.at, []),
-            "challenge": None,
-        }
-        entry["challenge_razed"] = realm.challenge_razed
+        challenge: dict[str, JSON] | None = None
         if top is not None:
-            c = card(top, state.rules)
-            entry["challenge"] = {
+            c = card(top, rules)
+            challenge = {
                 "card": top,
                 "name": c.name,
                 "colour": c.colour,
@@ -66,7 +56,21 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
                 "controller": realm.controller,
                 "text": c.text,
             }
-        realms.append(entry)
+        printed = card(realm.card, rules)
+        realms.append(
+            {
+                "at": list(realm.at),
+                "card": realm.card,
+                "name": printed.name,
+                "kind": printed.kind,
+                "owner": realm.owner,
+                "razed": realm.razed,
+                "border": "black" if board.is_black(realm, rules) else "white",
+                "dragons": dragons.get(realm.at, []),
+                "challenge": challenge,
+                "challenge_razed": realm.challenge_razed,
+            }
+        )
     players = []
     for s, p in enumerate(state.players):
         players.append(

@@ -153,6 +153,8 @@ class _Hidden:
     def __init__(self, players: int) -> None:
         self.in_hand: list[set[str]] = [set() for _ in range(players)]
         self.public_bottom: list[set[str]] = [set() for _ in range(players)]
+        self._decks_of: State | None = None  # the state whose deck cards ``_decks`` holds
+        self._decks: set[str] = set()
 
     def see(self, before: State | None, event: GameEvent, after: State) -> None:
         data = event.data
@@ -167,17 +169,21 @@ class _Hidden:
             self.in_hand[seat] &= set(player.hand)
 
     def from_(self, viewer: int | None, state: State) -> set[str]:
+        if state is not self._decks_of:  # asked once per viewer of each state: the decks once
+            self._decks_of, self._decks = state, {c for p in state.players for c in p.deck}
         hands = {c for seat, cards in enumerate(self.in_hand) if seat != viewer for c in cards}
-        return hands | {c for p in state.players for c in p.deck}
+        return hands | self._decks
 
 
 def _named(payload: object, cards: set[str]) -> list[str]:
-    """The cards whose JSON string ``"<card>"`` the payload's JSON text holds. For a card
-    without a ``"`` that is the text between two of the text's consecutive quotes, so one
-    split of the text stands for a substring search per card."""
+    """The cards whose JSON string ``"<card>"`` the payload's JSON text holds. For cards
+    without a ``"`` (card ids) that is the text between two of the text's consecutive quotes,
+    so one split of the text stands for a substring search per card."""
     text = json.dumps(payload)
+    if '"' in "".join(cards):
+        return [c for c in cards if f'"{c}"' in text]
     between = set(text.split('"')[1:-1])
-    return [c for c in cards if (c in between if '"' not in c else f'"{c}"' in text)]
+    return [] if between.isdisjoint(cards) else [c for c in cards if c in between]
 
 
 def test_no_seat_learns_another_hand_or_any_deck_order() -> None:
