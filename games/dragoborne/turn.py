@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 from operator import is_
 from typing import Any
@@ -79,10 +80,24 @@ def _playing(
 ) -> list[Action]:
     """Summoning a creature of the hand onto a fort with room, and casting a spell that has
     its targets, each once for every way of paying for it."""
-    rules = state.rules
     out: list[Action] = []
+    for effects, actions in _plays(state.rules, state.sides[seat].hand, resources, tuple(open_forts)):
+        if effects is None or aimed(effects):
+            out += actions
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _plays(
+    rules: int, hand: tuple[str, ...], resources: tuple[str, ...], open_forts: tuple[int, ...]
+) -> tuple[tuple[tuple[Effect, ...] | None, tuple[Action, ...]], ...]:
+    """The summons and casts of ``_playing`` card by card, in the order of the hand, each with
+    the effects that must have targets (None for a creature's summons): they depend on the
+    hand, the standing resources and the forts with room alone, which most actions of a
+    main phase (a die set, a creature moved) leave as they were."""
+    out: list[tuple[tuple[Effect, ...] | None, tuple[Action, ...]]] = []
     paying_for: dict[tuple[str | None, int], list[list[str] | None]] = {}  # cards of one colour and cost pay alike
-    for card_id in state.sides[seat].hand:
+    for card_id in hand:
         card = card_of(card_id, rules)
         paying = paying_for.get((card.colour, card.cost))
         if paying is None:
@@ -91,17 +106,19 @@ def _playing(
             continue
         if card.type == "creature":
             if rules < 2:
-                out += [{"type": "summon", "card": card_id, "fort": f} for f in open_forts]
+                summons = [{"type": "summon", "card": card_id, "fort": f} for f in open_forts]
             else:
-                out += [
+                summons = [
                     {"type": "summon", "card": card_id, "fort": f, "pay": paid} for f in open_forts for paid in paying
                 ]
-        elif card.type == "spell" and aimed(card.effects):
+            out.append((None, tuple(summons)))
+        elif card.type == "spell":
             if rules < 2:
-                out.append({"type": "cast", "card": card_id})
+                casts: list[Action] = [{"type": "cast", "card": card_id}]
             else:
-                out += [{"type": "cast", "card": card_id, "pay": paid} for paid in paying]
-    return out
+                casts = [{"type": "cast", "card": card_id, "pay": paid} for paid in paying]
+            out.append((card.effects, tuple(casts)))
+    return tuple(out)
 
 
 def shield_forts(state: State, seat: int, standing: list[int]) -> dict[str, list[int]]:
