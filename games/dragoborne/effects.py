@@ -4,12 +4,11 @@ of pending steps, triggers, drawing, destroying creatures and the effects themse
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any
 
-from games.base import EventBuilder, evolve_by_type
+from games.base import EventBuilder
 from games.dragoborne.cards import Ability, card_of
-from games.dragoborne.evolve import EVOLVE
+from games.dragoborne.evolve import evolve
 from games.dragoborne.state import Pending, State, remaining_edr
 
 DIE_FACES = 6
@@ -19,7 +18,7 @@ class Builder(EventBuilder):
     """The events of one decision, each folded as it is emitted."""
 
     def __init__(self, state: State) -> None:
-        super().__init__(state, partial(evolve_by_type, EVOLVE))
+        super().__init__(state, evolve)
 
 
 def ability_items(seat: int, source: str, number: int, ability: Ability) -> list[Pending]:
