@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -276,3 +277,15 @@ def card(card_id: str, rules: int) -> Card:
 
 def slug_of(card_id: str) -> str:
     return _BY_ID[1][card_id].slug
+
+
+_TYPE_AND_SLUG: dict[int, dict[str, tuple[str, str]]] = {
+    rules: {card_id: (c.type, c.slug) for card_id, c in by_id.items()} for rules, by_id in _BY_ID.items()
+}
+
+
+def slugs_of_type(card_ids: Iterable[str], card_type: str, rules: int) -> list[str]:
+    """The names (slugs) of the cards of ``card_type`` among ``card_ids``, sorted, each once:
+    what a search or the setup's realm may choose from a deck (read once per card here)."""
+    typed = _TYPE_AND_SLUG[rules]
+    return sorted({slug for kind, slug in map(typed.__getitem__, card_ids) if kind == card_type})

@@ -9,7 +9,7 @@ import random
 from games.base import Action
 
 from . import board
-from .cards import card, slug_of
+from .cards import card, slug_of, slugs_of_type
 from .effects import PILES, Builder, at, shuffle_deck
 from .state import Owed, State
 
@@ -20,7 +20,7 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
     kind = owed.kind
     if kind == "place_realm":
         spaces = board.open_spaces(state)
-        names = sorted({slug_of(c) for c in player.deck if card(c, state.rules).type == "realm"})
+        names = slugs_of_type(player.deck, "realm", state.rules)
         return [{"type": "place_realm", "card": n, "at": at(p)} for n in names for p in spaces]
     if kind == "place_dragon":
         taken = {p.dragon for p in state.players}
@@ -67,7 +67,7 @@ def owed_actions(state: State, owed: Owed) -> list[Action]:
 
 def search_actions(state: State, seat: int, card_type: str) -> list[Action]:
     player = state.players[seat]
-    names = sorted({slug_of(c) for c in player.deck if card(c, state.rules).type == card_type})
+    names = slugs_of_type(player.deck, card_type, state.rules)
     if not names:
         return []
     if card_type == "realm":

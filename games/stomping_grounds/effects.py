@@ -119,11 +119,12 @@ def controlled_in_play(state: State, seat: int) -> list[str]:
 def run_triggers(b: Builder, moment: str) -> None:
     """Start or end of turn: from the current player going left, every card in play."""
     state = b.state
+    each, yours = f"each_{moment}", f"your_{moment}"
     for seat in seats_from(state.active, state.count):
         for held in controlled_in_play(b.state, seat):
             c = card(held, state.rules)
             when = c.trigger_when
-            if when == f"each_{moment}" or (when == f"your_{moment}" and seat == state.active):
+            if when == each or (when == yours and seat == state.active):
                 apply_effects(b, c.trigger, seat, seat)
 
 
