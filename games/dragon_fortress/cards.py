@@ -154,6 +154,7 @@ SACRIFICE_IDS: frozenset[str] = frozenset(c for c, t in TYPE_OF.items() if t.abi
 ESTATE_POWER_OF: dict[str, int] = {card: t.estate_power for card, t in TYPE_OF.items()}
 SHOTS_OF: dict[str, int] = {card: t.shots for card, t in TYPE_OF.items()}
 GOLD_POWER_OF: dict[str, int] = {card: t.gold_power for card, t in TYPE_OF.items()}
+RANK_OF: dict[str, int] = {card: t.rank for card, t in TYPE_OF.items()}  # phase cards: 1 to 3, else 0
 POINTS_OF: dict[str, int] = {card: t.victory_points for card, t in TYPE_OF.items()}  # revision 1
 
 

@@ -14,15 +14,17 @@ from functools import partial
 from games.base import Action, EventBuilder, Move, evolve_by_type, next_seat
 from games.dragon_fortress.cards import DRAGON_IDS, SACRIFICE_IDS, TYPE_OF
 from games.dragon_fortress.evolve import EVOLVE
-from games.dragon_fortress.reading import acquire_actions, damage, dragons_in_lines, razes
+from games.dragon_fortress.reading import damage, dragons_in_lines, may_acquire, razes
 from games.dragon_fortress.state import STEP_ACQUIRE, STEP_OVER, State, dragon_at
+
+_FOLD = partial(evolve_by_type, EVOLVE)
 
 
 class Run(EventBuilder):
     """The events of one decision, each folded at once so the next sees its effect."""
 
     def __init__(self, table: State) -> None:
-        super().__init__(table, partial(evolve_by_type, EVOLVE))
+        super().__init__(table, _FOLD)
 
     @property
     def over(self) -> bool:
@@ -127,7 +129,7 @@ def flee(run: Run, seat: int, dragon: str) -> None:
 
 
 def _to_acquire(run: Run, seat: int) -> None:
-    if run.state.step == STEP_ACQUIRE and not acquire_actions(run.state, seat):
+    if run.state.step == STEP_ACQUIRE and not may_acquire(run.state, seat):
         run.emit("AcquireForgone", {}, seat)
 
 

@@ -8,7 +8,8 @@ those modules needs another's code to know what the table says.
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Iterator
+from itertools import pairwise
 
 from games.base import Action
 from games.dragon_fortress.cards import (
@@ -19,6 +20,7 @@ from games.dragon_fortress.cards import (
     GOLD_POWER_OF,
     MOVABLE_IDS,
     PHASES,
+    RANK_OF,
     SHOTS_OF,
     TYPE_OF,
     UPGRADE_INDEX,
@@ -51,11 +53,8 @@ def victory_points(estate: Estate, revision: int) -> int:
     return in_line + sum(map(points.__getitem__, estate.trophies))
 
 
-@functools.lru_cache(maxsize=4096)
 def phase_in_line(line: tuple[str, ...]) -> int:
-    # Asked for every upgrade each time the acquire step's choices are listed: remembered
-    # for the lines seen lately (a line is an immutable tuple of card ids).
-    return max((TYPE_OF[card].rank for card in line), default=0)
+    return max(map(RANK_OF.__getitem__, line), default=0)
 
 
 def damage(line: tuple[str, ...], at: int) -> int:
@@ -112,7 +111,7 @@ def gold_paid(line: tuple[str, ...], upgrade: CardType, rules: Rules) -> tuple[s
 def movable(line: tuple[str, ...]) -> list[str]:
     """Estate and Gold cards that may take the Estate Move: not next to the flag already,
     and not directly behind a dragon."""
-    return [card for at, card in enumerate(line) if at > 0 and card in MOVABLE_IDS and line[at - 1] not in DRAGON_IDS]
+    return [card for ahead, card in pairwise(line) if card in MOVABLE_IDS and ahead not in DRAGON_IDS]
 
 
 def dragons_in_lines(table: State) -> list[str]:
@@ -124,16 +123,23 @@ def dragons_in_lines(table: State) -> list[str]:
 
 def purchase_problem(table: State, seat: int, upgrade: CardType) -> str | None:
     """Why ``seat`` may not purchase ``upgrade`` now, or None when it may."""
+    line = table.estates[seat].line
+    return _purchase_problem(table, seat, upgrade, phase_in_line(line), gold_power(line))
+
+
+def _purchase_problem(table: State, seat: int, upgrade: CardType, phase: int, gold: int) -> str | None:
+    """``purchase_problem`` given the highest phase and the gold in the seat's line: the
+    acquire step reads the line once for every upgrade."""
     estate = table.estates[seat]
     index = UPGRADE_INDEX[upgrade.key]
     if estate.bought_last_turn:
         return "You purchased on your last turn; you may never purchase two turns in a row."
     if not table.upgrade_piles[index]:
         return f"No {upgrade.name} is left to purchase."
-    if phase_in_line(estate.line) < upgrade.phase:
+    if phase < upgrade.phase:
         phase_name = PHASES[upgrade.phase - 1].name
         return f"A {upgrade.name} needs a {phase_name} (or a later phase card) in your Estate Line."
-    if gold_power(estate.line) < upgrade.gold_cost:
+    if gold < upgrade.gold_cost:
         return f"A {upgrade.name} needs {upgrade.gold_cost} gold in your Estate Line."
     if estate.bought[index] >= upgrade.limit:
         return f"No player may ever have more than {upgrade.limit} of {upgrade.name}."
@@ -161,14 +167,23 @@ def advance_problem(table: State, seat: int) -> str | None:
 
 
 def acquire_actions(table: State, seat: int) -> list[Action]:
-    actions: list[Action] = []
+    return list(_acquire_choices(table, seat))
+
+
+def may_acquire(table: State, seat: int) -> bool:
+    """Whether the acquire step offers ``seat`` anything: its first choice, not the list."""
+    return next(_acquire_choices(table, seat), None) is not None
+
+
+def _acquire_choices(table: State, seat: int) -> Iterator[Action]:
     if table.supply:
-        actions.append({"type": "draw", "pile": "common"})
+        yield {"type": "draw", "pile": "common"}
     if table.gold:
-        actions.append({"type": "draw", "pile": "gold"})
+        yield {"type": "draw", "pile": "gold"}
+    line = table.estates[seat].line
+    phase, gold = phase_in_line(line), gold_power(line)
     for upgrade in UPGRADES:
-        if purchase_problem(table, seat, upgrade) is None:
-            actions.append({"type": "purchase", "card": upgrade.key})
+        if _purchase_problem(table, seat, upgrade, phase, gold) is None:
+            yield {"type": "purchase", "card": upgrade.key}
     if advance_problem(table, seat) is None:
-        actions.append({"type": "advance", "phase": PHASES[table.estates[seat].reached].key})
-    return actions
+        yield {"type": "advance", "phase": PHASES[table.estates[seat].reached].key}
