@@ -4,11 +4,12 @@ of pending steps, triggers, drawing, destroying creatures and the effects themse
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
-from games.base import EventBuilder
+from games.base import EventBuilder, evolve_by_type
 from games.dragoborne.cards import Ability, card_of
-from games.dragoborne.evolve import evolve
+from games.dragoborne.evolve import EVOLVE
 from games.dragoborne.state import Pending, State, remaining_edr
 
 DIE_FACES = 6
@@ -18,7 +19,7 @@ class Builder(EventBuilder):
     """The events of one decision, each folded as it is emitted."""
 
     def __init__(self, state: State) -> None:
-        super().__init__(state, evolve)
+        super().__init__(state, partial(evolve_by_type, EVOLVE))
 
 
 def ability_items(seat: int, source: str, number: int, ability: Ability) -> list[Pending]:

@@ -6,22 +6,8 @@ Events carry JSON only (lists, not tuples), so the cases turn their piles back i
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
-from games.base import Evolver, GameEvent
+from games.base import Evolver, GameEvent, replace
 from games.dragoborne.state import Creature, Die, Pending, Side, State
-
-_Value = TypeVar("_Value")
-
-
-def replace(value: _Value, /, **changes: Any) -> _Value:
-    """``value`` with ``changes``: ``games.base.replace`` for this game's states alone, plain
-    frozen dataclasses whose fields all live in ``__dict__`` (no slots, no cached values), so
-    without its checks of the class: the fold is the hottest path of the rules and of the
-    bots' look-ahead."""
-    new = object.__new__(type(value))
-    new.__dict__.update(value.__dict__, **changes)
-    return new
 
 
 def with_side(state: State, seat: int, side: Side) -> State:
@@ -411,13 +397,6 @@ def _deck_shuffled(state: State, event: GameEvent) -> State:
     data = event.data
     side = state.sides[data["seat"]]
     return with_side(state, data["seat"], replace(side, deck=tuple(data["deck"])))
-
-
-def evolve(state: State, event: GameEvent) -> State:
-    """Fold ``event`` with its type's case (``games.base.evolve_by_type`` on ``EVOLVE``, one
-    call fewer for the builder of every decision)."""
-    folded: State = EVOLVE[event.type](state, event)
-    return folded
 
 
 EVOLVE: dict[str, Evolver] = {
