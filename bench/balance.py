@@ -3,6 +3,7 @@
   python -m bench.balance <kind> [--games N] [--workers W]
   python -m bench.balance <kind> --bots ismcts [--games N] [--workers W] [--until-width 0.03] [--minutes M]
   python -m bench.balance <kind> --bots ismcts --report
+  python -m bench.balance dragoborne [--bots ismcts ...] --candidate bench/candidates/<name>.json
 
 Every seat is played by ``games.bots.greedy_bot``, in memory through ``games.play``.
 What is read from a finished game is only the public contract: ``outcome(state)``
@@ -49,6 +50,12 @@ first seat against the issue's targets (at most 55% over all with an interval of
 most +/-3 points; in no pairing the first seat or a deck above 58%). ``rows()`` gives
 ``python -m bench`` its rows (14) from both.
 
+``--candidate PATH`` plays dragoborne with a candidate pool: entries in the form of
+``games/dragoborne/revision4.json`` that replace the default revision's of the same key in
+this run's processes only, so that a pool can be measured, greedy and ISMCTS, before it
+becomes a rules revision. Its ISMCTS games go to a ledger of its own beside it
+(``<name>.jsonl``), under a fingerprint that names the candidate's bytes.
+
 Per card, for kinds whose rules name their cards (``card_names``,
 ``action_cards``): in how many games it was dealt, in what share of those some seat to
 act had a legal action using it (playable) and the bots used it (played), and how often
@@ -61,6 +68,7 @@ import argparse
 import datetime
 import hashlib
 import itertools
+import json
 import math
 import os
 import random
@@ -99,6 +107,37 @@ SEAT_BOTS = {"greedy": greedy_bot, "ismcts": ismcts_bot}
 LEDGER = Path(__file__).with_name("balance-ismcts.jsonl")
 QUICK_GAMES = 40  # per table, greedy, in ``python -m bench --quick``: for scale only
 ISMCTS_GAMES = 360  # per table: 1,080 over dragoborne's three, +/-3 points over all at any rate
+CANDIDATE: list[tuple[Path, str]] = []  # the candidate pool this run plays, and its digest
+
+
+def apply_candidate(path: Path) -> None:
+    """Play this process's dragoborne games with a candidate pool: ``path`` holds entries
+    (``cards``, ``decks``) in the form of ``games/dragoborne/revision4.json``, each replacing
+    the default revision's entry of the same key, for this run only (nothing in ``games``
+    changes on disk). The fingerprint of its ISMCTS games names the candidate's bytes, and
+    they go to a ledger of its own beside it (``<candidate>.jsonl``)."""
+    from games.dragoborne import cards
+
+    data = path.read_bytes()
+    raw = json.loads(data)
+    cards.CARDS_4.update({entry["key"]: cards._card(entry) for entry in raw.get("cards", ())})
+    cards.DECKS_4.update({entry["key"]: entry for entry in raw.get("decks", ())})
+    cards.card_of.cache_clear()
+    CANDIDATE[:] = [(path, hashlib.sha256(data).hexdigest()[:16])]
+
+
+def candidate_worker(path: Path | None, quiet: bool) -> None:
+    """A worker process's start: the run's candidate pool, and quiet if asked."""
+    if path is not None and not CANDIDATE:
+        apply_candidate(path)
+    if quiet:
+        quiet_worker()
+
+
+def candidate_path() -> Path | None:
+    return CANDIDATE[0][0] if CANDIDATE else None
+
+
 # The issue's targets for the first seat: over all, and in any one pairing (nor either deck).
 FIRST_AT_MOST = 0.55
 FIRST_WIDTH = 0.03
@@ -383,7 +422,7 @@ def play_all(specs: list[Spec], workers: int) -> list[Result]:
     """Every game of ``specs``, in order, in ``workers`` processes."""
     if workers <= 1:
         return [play(spec) for spec in specs]
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(workers, initializer=candidate_worker, initargs=(candidate_path(), False)) as pool:
         return list(pool.map(play, specs, chunksize=4))
 
 
@@ -473,6 +512,12 @@ def first_seat(grouped: list[tuple[Table, list[Result]]]) -> tuple[FirstSeat, li
 # -- ISMCTS in every seat: games accumulated in a ledger across runs
 
 
+def ledger_path() -> Path:
+    """The ledger of this run's games: the committed one, or the candidate pool's own."""
+    path = candidate_path()
+    return path.with_suffix(".jsonl") if path is not None else LEDGER
+
+
 def ledger_fingerprint(kind: str, bots: str) -> str:
     """A digest of everything that decides a game of ``kind`` with ``bots`` in every seat:
     the search's budget, the shared game and bot sources and the kind's package (as
@@ -480,6 +525,8 @@ def ledger_fingerprint(kind: str, bots: str) -> str:
     game = registry.all_games()[kind]
     digest = hashlib.sha256(f"{kind}|{bots}|{ismcts.iterations_of(game)}|{MAX_ACTIONS}".encode())
     digest_sources(digest.update, kind, (seat_decks, play))
+    if CANDIDATE:
+        digest.update(f"|candidate {CANDIDATE[0][1]}".encode())
     return digest.hexdigest()[:16]
 
 
@@ -526,7 +573,7 @@ def ledger_games(kind: str, bots: str, path: Path | None = None) -> dict[tuple[s
     and index (the first line wins if a game was ever recorded twice)."""
     current = ledger_fingerprint(kind, bots)
     found: dict[tuple[str, int], dict[str, Any]] = {}
-    for record in read_ledger(path or LEDGER):
+    for record in read_ledger(path or ledger_path()):
         if record["kind"] == kind and record["bots"] == bots and record["fingerprint"] == current:
             found.setdefault((str(record["table"]), int(record["index"])), record)  # type: ignore[call-overload]
     return found
@@ -597,7 +644,7 @@ def play_ledger(
     to the ledger as it finishes; returns how many. Stops starting games once every
     table is full, the first seat's interval over all is within ``until_width``,
     ``minutes`` have passed, or on SIGINT or SIGTERM; the games under way finish and count."""
-    path = path or LEDGER
+    path = path or ledger_path()
     fingerprint = ledger_fingerprint(kind, bots)
     kept = {(str(r["kind"]), str(r["bots"])) for r in read_ledger(path) if r["kind"] in registry.keys()}
     prune_ledger({ledger_fingerprint(k, b) for k, b in kept if b in SEAT_BOTS} | {fingerprint}, path)
@@ -654,7 +701,7 @@ def play_ledger(
             while may_start() and (spec := next(queue, None)) is not None:
                 finished(*timed_play(spec))
         else:
-            with ProcessPoolExecutor(workers, initializer=quiet_worker) as pool:
+            with ProcessPoolExecutor(workers, initializer=candidate_worker, initargs=(candidate_path(), True)) as pool:
                 pending: set[Future[tuple[Spec, Result, float]]] = set()
                 while True:
                     while len(pending) < workers and may_start() and (spec := next(queue, None)) is not None:
@@ -674,7 +721,7 @@ def play_ledger(
 def ledger_report(kind: str, bots: str, plan: list[Table], path: Path | None = None) -> tuple[list[str], FirstSeat]:
     """The tables of the greedy run, from the ledger's games under the current fingerprint,
     with the first seat against the issue's targets and their flags."""
-    path = path or LEDGER
+    path = path or ledger_path()
     games = ledger_games(kind, bots, path)
     grouped = [
         (table, [result_of(record) for (label, _), record in sorted(games.items()) if label == table.label])
@@ -687,7 +734,8 @@ def ledger_report(kind: str, bots: str, plan: list[Table], path: Path | None = N
         "",
         f"{len(games)} of {sum(table.games for table in plan)} games in `{path.name}` under fingerprint "
         f"{ledger_fingerprint(kind, bots)} (played {days[0]} to {days[-1]}; median {median_of(cpu)} CPU s a game); "
-        f"ISMCTS at {ismcts.iterations_of(registry.all_games()[kind])} iterations a move, no clock",
+        f"ISMCTS at {ismcts.iterations_of(registry.all_games()[kind])} iterations a move, no clock"
+        + (f"; candidate pool `{CANDIDATE[0][0].name}`" if CANDIDATE else ""),
         "",
     ]
     for table, results in grouped:
@@ -757,7 +805,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--until-width", type=float, help="ismcts: stop once the first seat's interval is within it")
     parser.add_argument("--minutes", type=float, help="ismcts: start no game after these minutes")
     parser.add_argument("--report", action="store_true", help="ismcts: print the ledger's tables, play nothing")
+    parser.add_argument(
+        "--candidate", type=Path, help="dragoborne: a candidate pool (revision4.json's form) over the default one"
+    )
     args = parser.parse_args(argv)
+    if args.candidate is not None:
+        if args.kind != "dragoborne":
+            parser.error("--candidate is a dragoborne pool")
+        apply_candidate(args.candidate)
     game = registry.all_games()[args.kind]
     plan = tables(args.kind, args.games or (ISMCTS_GAMES if args.bots == "ismcts" else None))
     if args.bots == "greedy" and (args.until_width or args.minutes or args.report):
@@ -775,7 +830,8 @@ def main(argv: list[str] | None = None) -> int:
     specs = [Spec(args.kind, table, i) for table in plan for i in range(table.games)]
     results = play_all(specs, args.workers)
     grouped = [(table, [r for s, r in zip(specs, results, strict=True) if s.table == table]) for table in plan]
-    print(f"# balance of {args.kind}: greedy bots in every seat\n")
+    named = f", candidate pool {args.candidate.name}" if args.candidate else ""
+    print(f"# balance of {args.kind}: greedy bots in every seat{named}\n")
     flags: list[str] = []
     for table, found in grouped:
         lines, raised = report(args.kind, table, found)

@@ -147,3 +147,43 @@ def test_the_report_counts_the_current_games_with_their_wilson_interval(ledger: 
         60.0,
         False,
     )
+
+
+@pytest.fixture()
+def candidate(tmp_path: Path) -> Any:
+    """A candidate pool file (Coral Skirmisher made 1/5), the default pool restored after."""
+    from games.dragoborne import cards
+
+    kept = dict(cards.CARDS_4), dict(cards.DECKS_4)
+    entry = json.loads((Path(cards.__file__).with_name("revision4.json")).read_text())["cards"]
+    coral = next(card for card in entry if card["key"] == "coral-skirmisher")
+    path = tmp_path / "sturdy-coral.json"
+    path.write_text(json.dumps({"about": "a test's candidate", "cards": [{**coral, "atk": 1, "edr": 5}]}))
+    yield path
+    cards.CARDS_4.clear()
+    cards.CARDS_4.update(kept[0])
+    cards.DECKS_4.clear()
+    cards.DECKS_4.update(kept[1])
+    cards.card_of.cache_clear()
+    balance.CANDIDATE.clear()
+
+
+def test_a_candidate_pool_is_played_fingerprinted_and_kept_in_a_ledger_of_its_own(
+    ledger: Path, candidate: Path
+) -> None:
+    from games.dragoborne import cards
+
+    default = balance.ledger_fingerprint(KIND, "ismcts")
+    before = cards.card_of("1-coral-skirmisher-1", 4)
+    older = cards.card_of("1-coral-skirmisher-1", 2)
+    balance.apply_candidate(candidate)
+    after = cards.card_of("1-coral-skirmisher-1", 4)
+    assert (before.edr, after.edr) == (2, 5), "the candidate's card is the one the rules read"
+    assert cards.card_of("1-coral-skirmisher-1", 2) == older, "older revisions play as they were"
+    assert balance.ledger_fingerprint(KIND, "ismcts") != default
+    assert balance.ledger_path() == candidate.with_suffix(".jsonl")
+    assert balance.play_ledger(KIND, "ismcts", plan(1, tables=1), 1) == 1
+    assert candidate.with_suffix(".jsonl").exists() and not ledger.exists(), "the committed ledger is not touched"
+    assert "candidate pool `sturdy-coral.json`" in "\n".join(
+        balance.ledger_report(KIND, "ismcts", plan(1, tables=1))[0]
+    )
