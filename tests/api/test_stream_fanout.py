@@ -102,7 +102,11 @@ def test_listeners_share_one_reader_and_each_event_is_rendered_once_per_kind_of_
     wait_until(lambda: listeners_of(app, game["id"]) == 12)
     assert hub_of(app).readers() == 1
     opened_at = game["version"]
-    rendered.clear()  # what each listener read from the log before it joined is its own
+    # What each listener reads from the log before the live events is its own: a listener
+    # joins its reader first and then reads its past, so wait until every one has it.
+    everyone = [one for group in listening.values() for one in group]
+    wait_until(lambda: all(len(one.ids()) >= opened_at for one in everyone))
+    rendered.clear()
 
     play_to_the_end(client, game)
     for group in listening.values():
