@@ -8,6 +8,7 @@ prefix of their own, and only those keys are ever deleted.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -198,10 +199,11 @@ def dealt(items: list[Any], workers: int, heavy: int) -> list[Any]:
     return order + rest
 
 
-# The CPU each test costs, when TABLESTREAM_TEST_CPU names a file: a line per test (its
-# process's user and system seconds, and its children's that ended during it) appended to
-# that file. --durations measures wall time, which under ``-n 4`` on two cores mostly
-# measures the others' load; the suite's length is its CPU.
+# The CPU each test costs, when TABLESTREAM_TEST_CPU names a file: a line per test appended
+# to that file, with its CPU seconds in all, its process's own (user and system), its
+# children's that ended during it, when it started and ended (seconds since the epoch), the
+# xdist worker, and its name. --durations measures wall time, which under ``-n 4`` on two
+# cores mostly measures the others' load; the suite's length is its CPU.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
     path = os.environ.get("TABLESTREAM_TEST_CPU")
@@ -209,13 +211,18 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     import resource
 
-    def cpu() -> float:
+    def cpu() -> tuple[float, float]:
         own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+        return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
-    before = cpu()
+    (own, children), started = cpu(), time.time()
     try:
         return (yield)
     finally:
+        (own_after, children_after), ended = cpu(), time.time()
+        own, children = own_after - own, children_after - children
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         with open(path, "a", encoding="utf-8") as out:
-            out.write(f"{cpu() - before:.2f} {item.nodeid}\n")
+            out.write(
+                f"{own + children:.2f} {own:.2f} {children:.2f} {started:.2f} {ended:.2f} {worker} {item.nodeid}\n"
+            )
