@@ -28,6 +28,10 @@ from collections.abc import Callable
 
 from core.errors import Code, CommandError
 
+# Where an app keeps its live streams' hub (``service.fanout.Hub``), made with its first
+# stream; the worker ends its streams through it when it stops.
+HUB = "tablestream.hub"
+
 
 class OpenCounts:
     """How many of something each key holds open in this process, up to ``limit``."""

@@ -14,7 +14,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from core.config import Config
 from core.errors import Code
-from service.crowd import OpenCounts, refusal, too_many
+from service.crowd import HUB, OpenCounts, refusal, too_many
 from service.ratelimit import trusted_proxy
 
 # A send or receive blocked this long ends its connection: a stream's client that stopped
@@ -40,6 +40,7 @@ class CrowdWorker(GeventWorker):  # type: ignore[misc]
         the worker, and each stop or restart, for the whole graceful time."""
         super().handle_exit(sig, frame)
         gevent.spawn(self._close_between_requests)  # out of the signal handler
+        gevent.spawn(self._end_streams)
 
     def _close_between_requests(self) -> None:
         for client in list(self.between_requests):
@@ -47,6 +48,13 @@ class CrowdWorker(GeventWorker):  # type: ignore[misc]
                 client.shutdown(socket.SHUT_RDWR)  # its handler reads the end and closes it
             except OSError:
                 pass
+
+    def _end_streams(self) -> None:
+        # An event stream would hold its connection, and the stop, for the whole graceful
+        # time: its client is better off reconnecting to a server that stays.
+        hub = getattr(self.wsgi, "extensions", {}).get(HUB)
+        if hub is not None:
+            hub.end_streams()
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         self.between_requests.discard(sock)

@@ -72,6 +72,13 @@ def sse(table: Table, envelope: Envelope, seat: int | None, seed: str | None = N
 class Listener:
     def __init__(self) -> None:
         self.batches: queue.Queue[Batch] = queue.Queue(maxsize=BACKLOG)
+        self.ended = False
+
+    def end(self, wake: Batch) -> None:
+        """The server is stopping: the stream ends once it has sent what it was handed
+        (``wake``, with nothing in it, only wakes a listener that waits)."""
+        self.ended = True
+        self.offer(wake)  # one whose queue is full finds a batch at once anyway
 
     def offer(self, batch: Batch) -> None:
         try:
@@ -135,10 +142,24 @@ class Hub:
         self.wait_seconds = wait_seconds
         self._readers: dict[str, GameReader] = {}
         self._lock = threading.Lock()
+        self.ending = False
+
+    def end_streams(self) -> None:
+        """The server is stopping: every stream ends now, after the events it was already
+        handed, rather than holding its connection for the graceful time. Its client
+        reconnects (to another server) from the last version it got, as it would after a
+        dropped connection; a stream that opens from now on ends after its catch-up."""
+        with self._lock:
+            self.ending = True
+            found = [(reader.table, list(reader.listeners)) for reader in self._readers.values()]
+        for table, listeners in found:
+            for listener in listeners:
+                listener.end(Batch([], table, []))
 
     def join(self, table: Table, listener: Listener) -> GameReader:
         heard = self.chat.last_id(table.game_id)  # read before the lock: no wait is held under it
         with self._lock:
+            listener.ended = self.ending
             reader = self._readers.get(table.game_id)
             started = reader is None
             if reader is None:
@@ -216,6 +237,9 @@ def follow(
         yield "retry: 2000\n\n"
         yield from from_the_log(table, table.version, first)
         while not (table.status == "finished" and last >= table.version):
+            if listener.ended:
+                yield ": this server is stopping; reconnect\n\n"
+                break
             batch = listener.next(heartbeat)
             if batch is None:
                 if reader.version > last:  # batches were dropped while this client was slow

@@ -15,6 +15,7 @@ from core.errors import Code, CommandError
 from projections.table import Table
 from projections.views import board, event_for
 from service import fanout, schemas
+from service.crowd import HUB
 from service.http import body, caller_player, caller_seat, open_stream, platform, with_me
 from service.metrics import count, observe_action
 
@@ -260,8 +261,8 @@ def stream(game_id: str) -> Response:
 
 def hub() -> fanout.Hub:
     """This process's readers of the games it streams."""
-    found: fanout.Hub | None = current_app.extensions.get("tablestream.hub")
+    found: fanout.Hub | None = current_app.extensions.get(HUB)
     if found is None:
         p = platform()
-        found = current_app.extensions["tablestream.hub"] = fanout.Hub(p, Chat.of(p), p.config.heartbeat_seconds)
+        found = current_app.extensions[HUB] = fanout.Hub(p, Chat.of(p), p.config.heartbeat_seconds)
     return found

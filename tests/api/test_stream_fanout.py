@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 
 from service import fanout
 from service.app import create_app
+from service.crowd import HUB
 from stores.platform import Platform
 from tests.api.conftest import bearer, new_tiny
 from tests.api.test_games_api import act
@@ -58,7 +59,7 @@ class Listening:
 
 
 def hub_of(app: Flask) -> fanout.Hub:
-    return app.extensions["tablestream.hub"]
+    return app.extensions[HUB]
 
 
 def wait_until(condition: Any, seconds: float = 10) -> None:
@@ -69,7 +70,7 @@ def wait_until(condition: Any, seconds: float = 10) -> None:
 
 
 def listeners_of(app: Flask, game_id: str) -> int:
-    hub = app.extensions.get("tablestream.hub")
+    hub = app.extensions.get(HUB)
     if hub is None:
         return 0
     reader = hub._readers.get(game_id)
@@ -266,3 +267,26 @@ def test_a_reader_whose_read_fails_in_any_way_reads_again_and_its_listeners_get_
     assert not failures and not listening.thread.is_alive()
     assert listening.ids() == list(range(1, final + 1))
     assert ": store unavailable, retrying" in listening.text
+
+
+def test_a_stopping_server_ends_every_stream_after_what_it_was_handed(app: Flask, client: FlaskClient) -> None:
+    # given: listeners of a game under way, one of each kind
+    game = new_tiny(client)
+    version = act(client, game, 0, {"type": "draw"}, game["version"]).get_json()["version"]
+    listening = {name: Listening(client, game, seat) for name, seat in VIEWERS.items()}
+    wait_until(lambda: listeners_of(app, game["id"]) == 3)
+    wait_until(lambda: all(len(one.ids()) == version for one in listening.values()))
+    # when: the server stops
+    hub_of(app).end_streams()
+    # then: each stream ends at once, with every version so far and the word to reconnect
+    for name, one in listening.items():
+        one.thread.join(timeout=5)
+        assert not one.thread.is_alive(), f"the {name}'s stream outlived the stop"
+        assert one.ids() == list(range(1, version + 1)), name
+        assert one.text.endswith(": this server is stopping; reconnect\n\n"), one.text[-200:]
+    # and a stream opened while it stops gets what it missed, then ends the same way
+    late = Listening(client, game, 1)
+    late.thread.join(timeout=5)
+    assert not late.thread.is_alive() and late.ids() == list(range(1, version + 1))
+    assert late.text.endswith(": this server is stopping; reconnect\n\n")
+    wait_until(lambda: hub_of(app).readers() == 0, seconds=hub_of(app).wait_seconds + 5)

@@ -121,10 +121,11 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_everything_cleanly(tmp_path: P
     assert left == [], f"processes left behind: {left}"
 
 
-def test_a_graceful_stop_closes_a_connection_kept_alive_between_requests_at_once(tmp_path: Path) -> None:
+def test_a_graceful_stop_closes_idle_connections_and_ends_open_streams_at_once(tmp_path: Path) -> None:
     """SIGTERM, as a process manager stops the server: a client's connection kept alive
-    between requests is closed at once, not waited for over the graceful time (5 s), so a
-    stop or a restart takes no longer for every idle client; gunicorn kills no worker."""
+    between requests is closed at once, and an open event stream ends at once with a word
+    to reconnect, neither waited for over the graceful time (5 s), so a stop or a restart
+    takes no longer for every idle client or follower of a game; gunicorn kills no worker."""
     port = free_port()
     server = start(tmp_path / "data", port)
     try:
@@ -135,9 +136,19 @@ def test_a_graceful_stop_closes_a_connection_kept_alive_between_requests_at_once
         answer.read()
         assert answer.status == 200 and (answer.getheader("Connection") or "").lower() != "close"
         assert idle.sock is not None
+        players = [{"name": "ann"}, {"name": "bob"}]
+        game = requests.post(f"http://127.0.0.1:{port}/v1/games", json={"kind": "fortress-royals", "players": players})
+        stream = requests.get(f"http://127.0.0.1:{port}/v1/games/{game.json()['id']}/events/stream", stream=True)
+        assert stream.status_code == 200
+        lines = stream.iter_lines(decode_unicode=True)
+        assert next(line for line in lines if line.startswith("id: ")) == "id: 1"
+        stopped = time.monotonic()
         idle.sock.settimeout(GRACEFUL_SECONDS - 1)
         server.send_signal(signal.SIGTERM)
         assert idle.sock.recv(1) == b"", "the server closes the idle connection before its graceful time ends"
+        rest = list(lines)  # to the stream's end
+        assert time.monotonic() - stopped < GRACEFUL_SECONDS - 1, "the stream was held for the graceful time"
+        assert ": this server is stopping; reconnect" in rest, rest[-5:]
     finally:
         if server.poll() is None:
             server.send_signal(signal.SIGTERM)

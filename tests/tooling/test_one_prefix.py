@@ -27,6 +27,7 @@ from core.tooling import audit_game, export_lines
 from games.bots import greedy_bot
 from service import fanout, verifier
 from service.app import create_app
+from service.crowd import HUB
 from stores.platform import Platform
 from tests.short import short
 from tests.tooling.conftest import humans, play
@@ -167,7 +168,7 @@ def test_a_stream_that_meets_a_hole_part_way_ends_with_the_problem(
     problem = json.loads(last[1].removeprefix("data: "))
     assert problem["code"] == "log_damaged" and problem["version"] == 11 and problem["status"] == 500
     # The game's reader stops once its last listener has left (before the test's Redis goes).
-    hub = app.extensions["tablestream.hub"]
+    hub = app.extensions[HUB]
     deadline = time.monotonic() + 10
     while hub.readers():
         assert time.monotonic() < deadline, "the reader did not stop"
