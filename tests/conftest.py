@@ -25,6 +25,21 @@ from tests.tinygame import GAME as TINY
 
 registry.register(TINY)
 
+# fakeredis makes a server's database when a connection first asks for it, outside the
+# server's lock: threads whose first connections open at once can each make a database of
+# their own, and then a SET NX succeeds once in each (seen: two games created for one
+# Idempotency-Key, by eight threads on a new FakeRedis). Every fake server here has its
+# database 0, the one the tests use, before any connection opens.
+_fake_server_init = fakeredis.FakeServer.__init__
+
+
+def _fake_server_with_its_database(self: fakeredis.FakeServer, *args: Any, **kwargs: Any) -> None:
+    _fake_server_init(self, *args, **kwargs)
+    self.dbs[0]  # noqa: B018  (made now, by the one thread making the server)
+
+
+fakeredis.FakeServer.__init__ = _fake_server_with_its_database  # type: ignore[method-assign]
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
