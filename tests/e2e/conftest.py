@@ -19,13 +19,15 @@ OUTPUT = ROOT / "test-output"
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
+    _held(request)
     with serving(tmp_path_factory.mktemp("tablestream") / "data") as base:
         yield base
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser(request: pytest.FixtureRequest) -> Iterator[object]:
+    _held(request)
     if not os.path.exists(CHROMIUM):
         # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
         message = f"{CHROMIUM} is missing (apt-get install chromium)"
@@ -38,6 +40,52 @@ def browser() -> Iterator[object]:
         instance = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         yield instance
         instance.close()
+
+
+# The server and the browser are shared by this process's browser tests, and let go once
+# none of the tests it still has queued needs them, rather than at the end of the session:
+# an idle ``tablestream serve`` (its RQ scheduler, projector and embedded Redis) spends about
+# a second of CPU a minute, and on a 2-core machine the rest of the suite ran for up to 18
+# minutes after a worker's last browser test. A browser test that comes later (a worker
+# under ``--dist worksteal`` may take more tests from another) starts them again.
+SHARED = ("server", "browser")
+_HELD: dict[str, Any] = {}
+
+
+def _held(request: pytest.FixtureRequest) -> None:
+    """Note a shared fixture's request, to finish it early (``pytest_runtest_teardown``)."""
+    _HELD[str(request.fixturename)] = request
+
+
+def _needs_shared(item: pytest.Item) -> bool:
+    return item.path.is_relative_to(Path(__file__).parent) and any(
+        name in SHARED for name in getattr(item, "fixturenames", ())
+    )
+
+
+def queued(item: pytest.Item) -> list[pytest.Item]:
+    """The tests this process still has to run after ``item``'s next one: under xdist,
+    those in its worker's queue (``--dist worksteal`` may take some away or hand more);
+    else those after ``item`` in the session's list."""
+    items = item.session.items
+    for plugin in item.config.pluginmanager.get_plugins():
+        torun = getattr(plugin, "torun", None)
+        if torun is not None and hasattr(torun, "lock") and hasattr(plugin, "nextitem_index"):
+            with torun.lock() as indices:
+                return [items[index] for index in indices if isinstance(index, int)]
+    position = items.index(item) if item in items else len(items)
+    return items[position + 2 :]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    result = yield
+    if nextitem is not None and _HELD and not any(_needs_shared(later) for later in [nextitem, *queued(item)]):
+        for name in reversed(SHARED):  # the browser first, then the server it was using
+            request = _HELD.pop(name, None)
+            if request is not None:
+                request._fixturedef.finish(request)  # type: ignore[attr-defined]
+    return result
 
 
 @pytest.hookimpl(hookwrapper=True)
